@@ -1,0 +1,102 @@
+"""Two ways to write a bot in Python.
+
+1. A class: subclass `Bot`, give it a ``name``, optionally ``start(game)``, and ``move(view)``::
+
+       class Hugger(Bot):
+           name = "Hugger"
+           def move(self, view):
+               return view.safe_headings()[0] if view.safe_headings() else "n"
+
+2. A function in the style of the Scheme course's ``define-tron-brain``: it gets the view
+   and its previous state and returns the move and the new state; the first state comes
+   from ``init(game)``::
+
+       @brain("Random Move Bot", init=lambda game: 0)
+       def random_move(view, turns):
+           return random.choice(view.safe_headings() or ["n"]), turns + 1
+
+A move is a heading (``"n"``, ``Heading.E``, ``3`` ...) on a grid, a node on a graph board,
+or a `lightcycle.core.moves.Move`. A bot that raises, returns nothing or returns a move
+the rules reject forfeits that turn's cycle; the reason is recorded and the game goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from lightcycle.rules.observe import View
+
+MoveAnswer = Any
+"""What ``move`` may return: a heading, a node, a `Move`, or ``("jump", heading)``."""
+
+
+class BotError(ValueError):
+    """A bot that cannot be found or built, with what to do instead."""
+
+
+class Bot:
+    """Base class of in-process bots.
+
+    Attributes:
+        name: shown in results and replays.
+    """
+
+    name: ClassVar[str] = "Bot"
+
+    def start(self, game: View) -> None:
+        """Called once before the first move with the turn-0 view (size, walls, starts)."""
+
+    def move(self, view: View) -> MoveAnswer:
+        """Return this turn's move for ``view.me``."""
+        raise NotImplementedError(f"{type(self).__name__} must define move(view)")
+
+    @property
+    def display_name(self) -> str:
+        """The name shown in results (instances may override ``name``)."""
+        return str(getattr(self, "name", type(self).__name__))
+
+
+BrainFn = Callable[[View, Any], tuple[MoveAnswer, Any]]
+
+
+def brain(name: str, init: Callable[[View], Any] | None = None) -> Callable[[BrainFn], type[Bot]]:
+    """Make a bot class from a function ``(view, state) -> (move, new_state)``.
+
+    Args:
+        name: the bot's name.
+        init: computes the first state from the turn-0 view (size, walls, starts);
+            without it the first state is ``None``.
+
+    Returns:
+        A decorator turning the function into a `Bot` subclass; each instance keeps its own
+        state, so one class can play both seats.
+    """
+
+    def wrap(fn: BrainFn) -> type[Bot]:
+        def start(self: Any, game: View) -> None:
+            self._state = init(game) if init is not None else None
+
+        def move(self: Any, view: View) -> MoveAnswer:
+            if not hasattr(self, "_state"):
+                self._state = init(view) if init is not None else None
+            result = fn(view, self._state)
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise BotError(f"brain {name!r} must return (move, new_state), got {result!r}")
+            answer, self._state = result
+            return answer
+
+        cls = type(
+            fn.__name__,
+            (Bot,),
+            {
+                "name": name,
+                "start": start,
+                "move": move,
+                "__doc__": fn.__doc__,
+                "__module__": fn.__module__,
+            },
+        )
+        return cls
+
+    return wrap

@@ -1,0 +1,83 @@
+"""Finding bots by name: ``random``, ``builtin:chaser``, ``py:path/to/bot.py[:ClassName]``."""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import inspect
+from pathlib import Path
+from typing import Any
+
+from lightcycle.bots.api import Bot, BotError
+from lightcycle.bots.builtin import BUILTIN
+
+
+def builtin_names() -> list[str]:
+    """The names of the built-in bots."""
+    return sorted(BUILTIN)
+
+
+def make_bot(spec: str | Bot | type[Bot]) -> Bot:
+    """Return a fresh bot for ``spec``.
+
+    Args:
+        spec: a `Bot`, a `Bot` subclass (instantiated), a built-in name (``random``,
+            ``builtin:random``), or ``py:FILE.py`` / ``py:FILE.py:ClassName`` for a bot
+            written in Python.
+
+    Raises:
+        BotError: saying what was wrong and what forms are accepted.
+    """
+    if isinstance(spec, Bot):
+        return spec
+    if isinstance(spec, type) and issubclass(spec, Bot):
+        return spec()
+    if not isinstance(spec, str):
+        raise BotError(f"not a bot: {spec!r}")
+    text = spec.strip()
+    if text.startswith("py:"):
+        return _load_python(text[3:])
+    name = text.removeprefix("builtin:").lower()
+    if name in BUILTIN:
+        return BUILTIN[name]()
+    close = difflib.get_close_matches(name, BUILTIN, n=2)
+    hint = f" Did you mean {' or '.join(close)}?" if close else ""
+    raise BotError(
+        f"unknown bot {spec!r}.{hint} Built-in bots: {', '.join(builtin_names())}; "
+        "or give py:path/to/bot.py[:ClassName]."
+    )
+
+
+def _load_python(target: str) -> Bot:
+    path_text, _, cls_name = target.partition(".py:")
+    path = Path(path_text + ".py" if cls_name else path_text)
+    if not path.is_file():
+        raise BotError(f"bot file {path} not found (spec py:{target})")
+    mod_spec = importlib.util.spec_from_file_location(f"lightcycle_user_bot_{path.stem}", path)
+    if mod_spec is None or mod_spec.loader is None:
+        raise BotError(f"cannot load {path} as Python")
+    module = importlib.util.module_from_spec(mod_spec)
+    try:
+        mod_spec.loader.exec_module(module)
+    except Exception as exc:
+        raise BotError(f"{path} failed to import: {type(exc).__name__}: {exc}") from exc
+    found: list[Any] = [
+        obj
+        for obj in vars(module).values()
+        if inspect.isclass(obj)
+        and issubclass(obj, Bot)
+        and obj is not Bot
+        and obj.__module__ == module.__name__
+    ]
+    if cls_name:
+        match = [c for c in found if c.__name__ == cls_name]
+        if not match:
+            names = ", ".join(c.__name__ for c in found) or "none"
+            raise BotError(f"{path} has no Bot class {cls_name!r} (found: {names})")
+        return match[0]()  # type: ignore[no-any-return]
+    if len(found) != 1:
+        names = ", ".join(c.__name__ for c in found) or "none"
+        raise BotError(
+            f"{path} defines {len(found)} Bot classes ({names}); name one as py:{path}:ClassName"
+        )
+    return found[0]()  # type: ignore[no-any-return]

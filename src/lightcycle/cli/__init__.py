@@ -1,0 +1,1 @@
+"""The ``lightcycle`` command. Imported by nothing else."""

@@ -1,0 +1,281 @@
+"""The ``lightcycle`` command line: play, replay, maps, rules.
+
+Every command has ``--help`` with an example. Errors caused by the user's input (a bad map
+file, an unknown bot, a corrupt replay) print one red line that says what to do and exit
+with status 2; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from lightcycle.core.state import GameState
+
+app = typer.Typer(
+    name="lightcycle",
+    help="Tron light-cycle AI: play bots, watch replays, browse maps and rulesets.\n\n"
+    "Example: lightcycle play --map ring --bots random,wallhugger --seed 7",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+    pretty_exceptions_enable=False,
+)
+maps_app = typer.Typer(help="Browse the built-in maps.\n\nExample: lightcycle maps show ring")
+rules_app = typer.Typer(help="Browse the rulesets.\n\nExample: lightcycle rules list")
+app.add_typer(maps_app, name="maps")
+app.add_typer(rules_app, name="rules")
+
+console = Console()
+err = Console(stderr=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the project's input errors into one red line and exit status 2."""
+    from lightcycle.bots.api import BotError
+    from lightcycle.formats.errors import FormatError
+    from lightcycle.maps.spec import MapError
+    from lightcycle.replay.model import ReplayError
+    from lightcycle.rules.ruleset import RulesError
+
+    try:
+        yield
+    except (BotError, FormatError, MapError, ReplayError, RulesError) as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], None], Live]:
+    from lightcycle.render.text import board_text, status_line
+
+    live = Live(console=console, auto_refresh=False, transient=False)
+    delay = 1.0 / speed if speed > 0 else 0.0
+
+    def show(state: GameState) -> None:
+        live.update(Group(board_text(state, unicode=use_unicode), Text(status_line(state))))
+        live.refresh()
+        if delay:
+            time.sleep(delay)
+
+    return show, live
+
+
+def _print_final(state: GameState, use_unicode: bool) -> None:
+    from lightcycle.render.text import board_text, status_line
+
+    console.print(board_text(state, unicode=use_unicode))
+    console.print(status_line(state), highlight=False)
+
+
+def _deaths_table(state: GameState) -> Table:
+    table = Table(box=None, show_header=True, header_style="bold")
+    for col in ("seat", "cycle", "fate", "turn", "detail"):
+        table.add_column(col)
+    for c in state.cycles:
+        name = state.teams[c.team].name
+        if c.death is None:
+            table.add_row(name, str(c.index), "alive", "", "")
+        else:
+            table.add_row(
+                name, str(c.index), c.death.cause.value, str(c.death.turn), c.death.detail
+            )
+    return table
+
+
+@app.command()
+def play(
+    map: Annotated[str, typer.Option("--map", "-m", help="Map name or file.")] = "ring",
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="Comma-separated bots, one per seat.")
+    ] = "random,wallhugger",
+    seed: Annotated[int, typer.Option(help="Game seed: same seed, same game.")] = 0,
+    ruleset: Annotated[
+        str | None, typer.Option("--ruleset", "-r", help="classic, torus, ffa (default: from map).")
+    ] = None,
+    turn_limit: Annotated[int | None, typer.Option(help="End the game after N turns.")] = None,
+    speed: Annotated[float, typer.Option(help="Turns per second of the animation (0: max).")] = 20,
+    render: Annotated[bool, typer.Option("--render/--no-render", help="Animate the game.")] = True,
+    ascii: Annotated[
+        bool, typer.Option("--ascii", help="ASCII symbols instead of Unicode.")
+    ] = False,
+    replay: Annotated[
+        Path | None, typer.Option(help="Replay file to write (default: replays/<game>.json).")
+    ] = None,
+) -> None:
+    """Play a match between bots in this process and show it.
+
+    Example: lightcycle play --map ring --bots random,wallhugger --seed 7
+    """
+    from lightcycle.referee.local import play as play_match
+
+    with user_errors():
+        bot_list = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(bot_list) < 2:
+            raise typer.BadParameter("give at least two bots, e.g. --bots random,chaser")
+        settings: dict[str, Any] = {"turn_limit": turn_limit} if turn_limit else {}
+        animate = render and console.is_terminal
+        on_turn = None
+        live = None
+        if animate:
+            on_turn, live = _animator(speed, not ascii)
+            live.start()
+        try:
+            result = play_match(
+                map, bot_list, seed=seed, ruleset=ruleset, settings=settings, on_turn=on_turn
+            )
+        finally:
+            if live is not None:
+                live.stop()
+        if render and not animate:
+            _print_final(result.final, not ascii)
+        path = replay or Path("replays") / _replay_name(result.replay.map_id, bot_list, seed)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        result.replay.save(path)
+        console.print(_deaths_table(result.final))
+        console.print(
+            f"[bold]{result.summary()}[/] ({result.outcome.reason}, turn {result.outcome.turn})",
+            highlight=False,
+        )
+        console.print(f"replay: {path}  (watch: lightcycle replay {path})", highlight=False)
+
+
+def _replay_name(map_id: str, bots: list[str], seed: int) -> str:
+    safe = "-".join(b.replace(":", "_").replace("/", "_") for b in bots)
+    return f"{map_id.replace('@', '-')}_{safe}_seed{seed}.json"
+
+
+@app.command("replay")
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A lightcycle JSON replay.")],
+    speed: Annotated[float, typer.Option(help="Turns per second (0: max).")] = 20,
+    render: Annotated[bool, typer.Option("--render/--no-render", help="Animate.")] = True,
+    turn: Annotated[int | None, typer.Option(help="Show only this turn.")] = None,
+    ascii: Annotated[bool, typer.Option("--ascii", help="ASCII symbols.")] = False,
+) -> None:
+    """Re-simulate a replay, check it, and animate it.
+
+    A replay whose moves do not lead to its stored outcome is refused as corrupt.
+
+    Example: lightcycle replay replays/ring-1_random-wallhugger_seed7.json --speed 40
+    """
+    from lightcycle.referee.local import result_line
+    from lightcycle.replay.model import Replay, outcome_of
+
+    with user_errors():
+        rep = Replay.load(file)
+        final = rep.verify()
+        states = list(rep.states())
+        if turn is not None:
+            if not 0 <= turn < len(states):
+                raise typer.BadParameter(f"--turn must be 0..{len(states) - 1}")
+            _print_final(states[turn], not ascii)
+            return
+        if render and console.is_terminal:
+            show, live = _animator(speed, not ascii)
+            with live:
+                for s in states:
+                    show(s)
+        elif render:
+            _print_final(final, not ascii)
+        names = [s.get("name", "?") for s in rep.seats]
+        if rep.outcome is not None:
+            console.print(
+                f"[bold]{result_line(outcome_of(rep.outcome), names)}[/]", highlight=False
+            )
+
+
+@maps_app.command("list")
+def maps_list() -> None:
+    """List the built-in maps.
+
+    Example: lightcycle maps list
+    """
+    from lightcycle.maps.registry import list_maps
+
+    table = Table(title="Built-in maps")
+    for col in ("name", "version", "size", "players", "tags", "description"):
+        table.add_column(col)
+    for m in list_maps():
+        table.add_row(
+            m.name,
+            str(m.version),
+            m.size_text(),
+            ",".join(str(p) for p in m.players),
+            " ".join(m.tags),
+            m.description,
+        )
+    console.print(table)
+
+
+@maps_app.command("show")
+def maps_show(
+    name: Annotated[str, typer.Argument(help="Map name, name@version or file.")],
+    ascii: Annotated[bool, typer.Option("--ascii", help="ASCII symbols.")] = False,
+    players: Annotated[
+        int | None, typer.Option(help="Players (for maps with random starts).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed for random starts.")] = 0,
+) -> None:
+    """Draw a map in the terminal with its fairness report.
+
+    Example: lightcycle maps show ring
+    """
+    from lightcycle.maps.fairness import fair_game
+    from lightcycle.maps.registry import get_map
+    from lightcycle.referee.local import default_ruleset
+    from lightcycle.rules.engine import new_game
+
+    with user_errors():
+        spec = get_map(name)
+        n = players or (len(spec.starts) if spec.starts else spec.players[0])
+        state = new_game(default_ruleset(spec, n), spec, seed=seed, players=n)
+        console.print(
+            f"[bold]{spec.id}[/] {spec.size_text()} {spec.topology.describe()} "
+            f"players {','.join(map(str, spec.players))}  {spec.description}",
+            highlight=False,
+        )
+        _print_final(state, not ascii)
+        starts = tuple((c.head,) for c in state.cycles)
+        report = fair_game(spec.board, starts)
+        console.print(str(report), highlight=False)
+
+
+@rules_app.command("list")
+def rules_list() -> None:
+    """List the rulesets with their stages.
+
+    Example: lightcycle rules list
+    """
+    from lightcycle.rules.variants import list_rulesets
+
+    table = Table(title="Rulesets")
+    for col in ("id", "aliases", "players", "board", "stages", "description"):
+        table.add_column(col)
+    for r in list_rulesets():
+        table.add_row(
+            r.id,
+            ", ".join(r.aliases),
+            f"{r.players[0]}-{r.players[1]}",
+            r.board,
+            "\n".join(r.stages),
+            r.description,
+        )
+    console.print(table)
+
+
+def main() -> None:
+    """Entry point of the ``lightcycle`` script."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

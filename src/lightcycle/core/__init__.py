@@ -1,0 +1,1 @@
+"""The pure domain: boards, cycles, moves and seeded randomness. Standard library only."""

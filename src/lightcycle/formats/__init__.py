@@ -1,0 +1,1 @@
+"""Text <-> objects for the files lightcycle reads and writes; parsers only, no I/O."""

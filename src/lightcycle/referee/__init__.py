@@ -1,0 +1,1 @@
+"""Running matches: players, the turn loop, results and replays."""

@@ -1,0 +1,1 @@
+"""Pure functions from a game state or replay to something to look at."""

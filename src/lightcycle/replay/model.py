@@ -1,0 +1,300 @@
+"""`Replay`: the ruleset, map, seed, seats and every move of a game, as versioned JSON.
+
+A replay stores inputs, not results: re-simulating its moves through the rules must give
+back its stored outcome, so a replay that was edited or written by a buggy tool is caught
+(`CorruptReplayError`) instead of being shown as if it were true.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lightcycle.core.moves import Forfeit, Move, Outcome
+from lightcycle.core.state import GameState
+from lightcycle.core.topology import OFF, GridTopology
+from lightcycle.maps.io import map_from_text, map_to_mpmap
+from lightcycle.maps.spec import MapSpec
+from lightcycle.rules.engine import new_game, step
+from lightcycle.rules.ruleset import Ruleset
+from lightcycle.rules.variants import get_ruleset
+
+FORMAT = "lightcycle-replay"
+VERSION = 1
+
+Token = str | int | dict[str, str] | None
+"""One cycle's move in a replay: a heading letter (upper case for a jump) on grids, a node
+on graphs, ``{"forfeit": reason}``, or ``None`` for a cycle already dead."""
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be read, naming where and what was expected."""
+
+
+class CorruptReplayError(ReplayError):
+    """A replay whose moves do not re-simulate to its stored outcome."""
+
+
+def encode_move(state: GameState, m: Move | Forfeit | None) -> Token:
+    """The replay token for one cycle's move in ``state``."""
+    if m is None:
+        return None
+    if isinstance(m, Forfeit):
+        return {"forfeit": m.reason}
+    topo = state.board.topology
+    if not isinstance(topo, GridTopology):
+        return m.to
+    head = state.cycles[m.cycle].head
+    table = topo.jump_table if m.jump else topo.step_table
+    for h in range(4):
+        if table[head * 4 + h] == m.to:
+            letter = "nesw"[h]
+            return letter.upper() if m.jump else letter
+    raise ReplayError(f"move of cycle {m.cycle} to {m.to} cannot be written as a heading")
+
+
+def decode_move(state: GameState, cycle: int, token: Token) -> Move | Forfeit | None:
+    """The move a replay token stands for in ``state``.
+
+    Raises:
+        ReplayError: for a token that is none of the accepted forms.
+    """
+    if token is None:
+        return None
+    if isinstance(token, dict):
+        return Forfeit(cycle, str(token.get("forfeit", "forfeit")))
+    topo = state.board.topology
+    if isinstance(token, str) and isinstance(topo, GridTopology) and token in "neswNESW":
+        h = "nesw".index(token.lower())
+        head = state.cycles[cycle].head
+        if token.isupper():
+            return Move(cycle, topo.jump_table[head * 4 + h], jump=True)
+        return Move(cycle, topo.step_table[head * 4 + h])
+    if isinstance(token, int) and not isinstance(token, bool) and token != OFF:
+        return Move(cycle, token)
+    raise ReplayError(f"cycle {cycle}: move {token!r} is not n/e/s/w, N/E/S/W, a node or a forfeit")
+
+
+def outcome_to_dict(state: GameState) -> dict[str, Any]:
+    """The outcome of a finished game with every cycle's death, as JSON-ready data."""
+    o = state.outcome
+    assert o is not None
+    return {
+        "ranks": list(o.ranks),
+        "winner": o.winner,
+        "reason": o.reason,
+        "turn": o.turn,
+        "scores": list(state.scores),
+        "deaths": [
+            None
+            if c.death is None
+            else {"turn": c.death.turn, "cause": c.death.cause.value, "detail": c.death.detail}
+            for c in state.cycles
+        ],
+    }
+
+
+@dataclass
+class Replay:
+    """A recorded game.
+
+    Attributes:
+        ruleset: ``name@version``.
+        settings: the ruleset settings in force.
+        map_id: ``name@version`` of the map.
+        map_text: the map in the multi-player map format, so replays of any map re-run.
+        seed: the game seed.
+        seats: per team, ``{"name": ..., "bot": ...}``.
+        turns: per turn, one token per cycle (see `Token`).
+        outcome: the stored outcome (see `outcome_to_dict`), ``None`` if unfinished.
+        times: optional per turn per team move times in seconds.
+    """
+
+    ruleset: str
+    settings: dict[str, Any]
+    map_id: str
+    map_text: str
+    seed: int
+    seats: list[dict[str, str]]
+    turns: list[list[Token]] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    times: list[list[float | None]] | None = None
+
+    # -- building ----------------------------------------------------------------------
+    @classmethod
+    def start(cls, state: GameState, spec: MapSpec, seats: Sequence[dict[str, str]]) -> Replay:
+        """A replay with no turns yet, for the game that ``state`` begins."""
+        rs = state.ruleset
+        assert isinstance(rs, Ruleset)
+        return cls(
+            ruleset=rs.id,
+            settings=rs.settings.to_dict(),
+            map_id=spec.id,
+            map_text=map_to_mpmap(spec),
+            seed=state.seed,
+            seats=[dict(s) for s in seats],
+        )
+
+    def record(self, state: GameState, moves: dict[int, Move | Forfeit]) -> None:
+        """Append the moves played from ``state``."""
+        self.turns.append(
+            [encode_move(state, moves.get(c.index)) if c.alive else None for c in state.cycles]
+        )
+
+    def finish(self, final: GameState) -> None:
+        """Store the outcome of the finished game."""
+        self.outcome = outcome_to_dict(final)
+
+    # -- re-simulating -----------------------------------------------------------------
+    def map_spec(self) -> MapSpec:
+        """The map this replay was played on."""
+        return map_from_text(self.map_text, source=f"replay map {self.map_id}")
+
+    def initial_state(self) -> GameState:
+        """Turn 0 of the game."""
+        rs = get_ruleset(self.ruleset).with_settings(self.settings)
+        return new_game(
+            rs,
+            self.map_spec(),
+            seed=self.seed,
+            players=len(self.seats),
+            names=[s.get("name", f"Player {i + 1}") for i, s in enumerate(self.seats)],
+        )
+
+    def states(self) -> Iterator[GameState]:
+        """Every state of the game, turn 0 first, by re-simulating the moves.
+
+        Raises:
+            ReplayError: when a turn has a malformed move or moves after the game ended.
+        """
+        state = self.initial_state()
+        yield state
+        for t, tokens in enumerate(self.turns, start=1):
+            if state.outcome is not None:
+                raise CorruptReplayError(f"turn {t}: moves recorded after the game ended")
+            if len(tokens) != len(state.cycles):
+                raise ReplayError(
+                    f"turn {t}: {len(tokens)} moves recorded for {len(state.cycles)} cycles"
+                )
+            moves: dict[int, Move | Forfeit] = {}
+            for i, tok in enumerate(tokens):
+                try:
+                    m = decode_move(state, i, tok)
+                except ReplayError as exc:
+                    raise ReplayError(f"turn {t}: {exc}") from None
+                if m is not None:
+                    moves[i] = m
+            state = step(state, moves)
+            yield state
+
+    def verify(self) -> GameState:
+        """Re-simulate and check the stored outcome; return the final state.
+
+        Raises:
+            CorruptReplayError: when the moves do not lead to the stored outcome.
+        """
+        final = None
+        for state in self.states():
+            final = state
+        assert final is not None
+        if self.outcome is None:
+            return final
+        if final.outcome is None:
+            raise CorruptReplayError(
+                f"the moves stop at turn {final.turn} before the game ends, but the replay "
+                f"stores an outcome on turn {self.outcome.get('turn')}"
+            )
+        got = outcome_to_dict(final)
+        if got != self.outcome:
+            diff = [k for k in got if got[k] != self.outcome.get(k)]
+            raise CorruptReplayError(
+                f"re-simulating gives a different outcome ({', '.join(diff)} differ): "
+                f"stored {self.outcome.get('ranks')} on turn {self.outcome.get('turn')}, "
+                f"re-simulated {got['ranks']} on turn {got['turn']}"
+            )
+        return final
+
+    # -- JSON --------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data, keys in a fixed order so equal replays are equal bytes."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "ruleset": self.ruleset,
+            "settings": self.settings,
+            "map": {"id": self.map_id, "text": self.map_text},
+            "seed": self.seed,
+            "seats": self.seats,
+            "turns": self.turns,
+            "outcome": self.outcome,
+        }
+        if self.times is not None:
+            data["times"] = self.times
+        return data
+
+    def to_json(self) -> str:
+        """The replay as JSON text: one line per turn so diffs and greps stay readable."""
+        data = self.to_dict()
+        turns = data.pop("turns")
+        head = json.dumps(data, indent=1, ensure_ascii=False)
+        body = ",\n".join("  " + json.dumps(t, ensure_ascii=False) for t in turns)
+        return head[:-2] + ',\n "turns": [\n' + body + ("\n ]\n}\n" if turns else " ]\n}\n")
+
+    def save(self, path: str | Path) -> None:
+        """Write the replay atomically (a temporary file renamed into place)."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(self.to_json(), encoding="utf-8")
+        tmp.replace(p)
+
+    @classmethod
+    def from_json(cls, text: str, source: str = "<string>") -> Replay:
+        """Read a replay.
+
+        Raises:
+            ReplayError: naming the source, line and what was expected.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ReplayError(f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ReplayError(f'{source}: expected a JSON object with "format": "{FORMAT}"')
+        if data.get("version") != VERSION:
+            raise ReplayError(
+                f"{source}: replay version {data.get('version')!r} is not supported "
+                f"(this lightcycle reads version {VERSION}); upgrade lightcycle"
+            )
+        try:
+            m = data["map"]
+            return cls(
+                ruleset=str(data["ruleset"]),
+                settings=dict(data.get("settings") or {}),
+                map_id=str(m["id"]),
+                map_text=str(m["text"]),
+                seed=int(data["seed"]),
+                seats=[dict(s) for s in data["seats"]],
+                turns=[list(t) for t in data["turns"]],
+                outcome=data.get("outcome"),
+                times=data.get("times"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"{source}: missing or malformed field: {exc}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Replay:
+        """Read a replay file (see `from_json`)."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ReplayError(f"cannot read {p}: {exc.strerror}") from None
+        return cls.from_json(text, source=str(p))
+
+
+def outcome_of(data: dict[str, Any]) -> Outcome:
+    """Rebuild an `Outcome` from stored replay data."""
+    return Outcome(ranks=tuple(data["ranks"]), reason=str(data["reason"]), turn=int(data["turn"]))

@@ -1,0 +1,104 @@
+"""The internal step bots use for search: classic simultaneous rules on bitboards.
+
+`lightcycle.rules.step` is the public, validated step: it checks every move, records
+causes of death and builds immutable snapshots, which costs microseconds per turn. A search
+bot needs millions of turns, so this module gives it the same collision rules for the
+duel-style rulesets (``classic``, ``torus``, ``ffa``) stripped to ints: one shared occupancy
+bitmask, a list of heads, and a neighbour table. It does no validation; the caller passes
+legal destinations (or ``OFF``). Tests check it against the public step move for move.
+"""
+
+from __future__ import annotations
+
+from lightcycle.core.state import GameState
+from lightcycle.core.topology import OFF
+
+
+class SearchBoard:
+    """A mutable bitboard position for search.
+
+    Attributes:
+        neighbours: the topology's neighbour table.
+        occupied: walls and trails (heads included) as a bitmask.
+        heads: the head cell of each cycle (``OFF`` once dead).
+    """
+
+    __slots__ = ("heads", "neighbours", "occupied")
+
+    def __init__(self, neighbours: tuple[tuple[int, ...], ...], occupied: int, heads: list[int]):
+        self.neighbours = neighbours
+        self.occupied = occupied
+        self.heads = heads
+
+    @classmethod
+    def from_state(cls, state: GameState) -> SearchBoard:
+        """Copy a public state into a search board (dead cycles get ``OFF``)."""
+        heads = [c.head if c.alive else OFF for c in state.cycles]
+        return cls(state.board.topology.neighbours, state.occupied, heads)
+
+    def copy(self) -> SearchBoard:
+        """Return an independent copy (ints are immutable, so this is cheap)."""
+        return SearchBoard(self.neighbours, self.occupied, self.heads[:])
+
+    def free_moves(self, cycle: int) -> list[int]:
+        """The neighbouring cells of ``cycle``'s head that hold no wall or trail."""
+        head = self.heads[cycle]
+        if head < 0:
+            return []
+        occ = self.occupied
+        return [d for d in self.neighbours[head] if not (occ >> d) & 1]
+
+    def step(self, dests: list[int]) -> int:
+        """Move every live cycle to ``dests[i]`` at once; return the bitmask of cycles killed.
+
+        The classic rules: a cycle dies entering a wall, a trail, ``OFF``, the same cell as
+        another cycle, or by swapping cells with another head. Dead cycles stay on the board
+        as trail; their crash cell is not added.
+        """
+        heads = self.heads
+        occ = self.occupied
+        n = len(heads)
+        if n == 2:  # the duel, unrolled: the hot path of every two-player search
+            a, b = dests
+            ha, hb = heads
+            killed = 0
+            if ha >= 0 and (a < 0 or (occ >> a) & 1):
+                killed |= 1
+            if hb >= 0 and (b < 0 or (occ >> b) & 1):
+                killed |= 2
+            if ha >= 0 and hb >= 0 and a == b:
+                killed |= 3
+            if ha >= 0 and not killed & 1:
+                occ |= 1 << a
+                heads[0] = a
+            elif ha >= 0:
+                heads[0] = OFF
+            if hb >= 0 and not killed & 2:
+                occ |= 1 << b
+                heads[1] = b
+            elif hb >= 0:
+                heads[1] = OFF
+            self.occupied = occ
+            return killed
+        killed = 0
+        seen: dict[int, int] = {}
+        for i in range(n):
+            if heads[i] < 0:
+                continue
+            d = dests[i]
+            if d < 0 or (occ >> d) & 1:
+                killed |= 1 << i
+            if d in seen:
+                killed |= (1 << i) | (1 << seen[d])
+            else:
+                seen[d] = i
+        for i in range(n):
+            if heads[i] < 0:
+                continue
+            if (killed >> i) & 1:
+                heads[i] = OFF
+            else:
+                occ |= 1 << dests[i]
+                heads[i] = dests[i]
+        self.occupied = occ
+        return killed

@@ -1,0 +1,72 @@
+"""Legal moves and the reading of bots' answers, shared by bots, referee and environments."""
+
+from __future__ import annotations
+
+from lightcycle.core.moves import Move
+from lightcycle.core.state import GameState
+from lightcycle.core.topology import OFF, GridTopology, Heading
+from lightcycle.rules.ruleset import Ruleset
+
+
+def legal_moves(state: GameState, cycle: int) -> list[Move]:
+    """Every move the rules accept for ``cycle`` this turn, safe or not.
+
+    On a grid: one move per heading whose destination is distinct (a move off a walled
+    grid is legal and deadly), plus the jumps the cycle may still make. On a graph: one
+    move per neighbouring node.
+    """
+    c = state.cycles[cycle]
+    if not c.alive or state.outcome is not None:
+        return []
+    topo = state.board.topology
+    if not isinstance(topo, GridTopology):
+        return [Move(cycle, d) for d in topo.neighbours[c.head]]
+    seen: set[int] = set()
+    out: list[Move] = []
+    for h in range(4):
+        d = topo.step_table[c.head * 4 + h]
+        if d not in seen:
+            seen.add(d)
+            out.append(Move(cycle, d))
+    rs = state.ruleset
+    if c.jumps_left > 0 and isinstance(rs, Ruleset) and "movement.jump" in rs.stages:
+        for h in range(4):
+            d = topo.jump_table[c.head * 4 + h]
+            if d != OFF:
+                out.append(Move(cycle, d, jump=True))
+    return out
+
+
+def safe_moves(state: GameState, cycle: int) -> list[Move]:
+    """The legal single-step moves of ``cycle`` into free cells (no wall, no trail)."""
+    return [m for m in legal_moves(state, cycle) if not m.jump and state.is_free(m.to)]
+
+
+def read_answer(state: GameState, cycle: int, answer: object) -> Move:
+    """Turn what a bot answered into a `Move` for ``cycle``.
+
+    Grid bots answer a heading: a `Heading`, ``n/e/s/w``, ``north``..., or 1-4 (N, E, S,
+    W). A jump is written ``("jump", heading)``. Graph bots answer the destination node.
+    A `Move` passes through with its cycle checked.
+
+    Raises:
+        ValueError: naming the answer and the accepted forms (the caller records it as the
+            reason of a forfeit).
+    """
+    if isinstance(answer, Move):
+        if answer.cycle != cycle:
+            raise ValueError(f"answered a move for cycle {answer.cycle}, expected cycle {cycle}")
+        return answer
+    topo = state.board.topology
+    head = state.cycles[cycle].head
+    if isinstance(topo, GridTopology):
+        jump = False
+        if isinstance(answer, tuple) and len(answer) == 2 and answer[0] == "jump":
+            jump, answer = True, answer[1]
+        if answer is None:
+            raise ValueError("answered nothing (expected a heading such as 'n' or 1-4)")
+        h = Heading.parse(answer)
+        return Move(cycle, topo.jump(head, h) if jump else topo.move(head, h), jump=jump)
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        return Move(cycle, answer)
+    raise ValueError(f"answered {answer!r}; on a graph board answer the destination node (int)")

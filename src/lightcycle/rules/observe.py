@@ -1,0 +1,192 @@
+"""`View`: what one seat sees at the start of a turn, with the helpers bot authors need.
+
+Tron is a game of perfect information, so a view shows the whole board; what it adds is
+the seat's own perspective (``me``, ``opponents``) and fast helpers (neighbours, free
+cells, flood fill, distance maps) so that a first bot is a few lines long.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import cached_property
+
+from lightcycle.core.bitset import iter_cells
+from lightcycle.core.state import Cycle, GameState
+from lightcycle.core.topology import OFF, GridTopology, Heading, Topology
+from lightcycle.rules.legal import safe_moves
+
+
+class View:
+    """One seat's view of a game state.
+
+    Attributes:
+        state: the full `GameState` (for bots that want everything).
+        seat: this bot's team index.
+    """
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+
+    # -- the board ---------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """Turns played so far (0 on the first move)."""
+        return self.state.turn
+
+    @property
+    def topology(self) -> Topology:
+        """The board shape."""
+        return self.state.board.topology
+
+    @property
+    def grid(self) -> GridTopology | None:
+        """The grid topology, or ``None`` on a graph board."""
+        topo = self.state.board.topology
+        return topo if isinstance(topo, GridTopology) else None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(width, height)`` of a grid (``(nodes, 1)`` on a graph board)."""
+        g = self.grid
+        return (g.width, g.height) if g else (self.topology.size, 1)
+
+    @property
+    def wrap(self) -> bool:
+        """Whether the board is a torus."""
+        g = self.grid
+        return bool(g and g.wrap)
+
+    @cached_property
+    def walls(self) -> frozenset[int]:
+        """The wall cells."""
+        return frozenset(iter_cells(self.state.board.walls))
+
+    @cached_property
+    def trails(self) -> frozenset[int]:
+        """Every trail cell, heads included."""
+        return frozenset(iter_cells(self.state.occupied & ~self.state.board.walls))
+
+    def is_free(self, cell: int) -> bool:
+        """Whether ``cell`` is on the board and holds no wall or trail."""
+        return self.state.is_free(cell)
+
+    def neighbours(self, cell: int) -> tuple[int, ...]:
+        """The cells one step from ``cell``."""
+        return self.topology.neighbours[cell]
+
+    def free_neighbours(self, cell: int) -> list[int]:
+        """The free cells one step from ``cell``."""
+        occ = self.state.occupied
+        return [d for d in self.topology.neighbours[cell] if not (occ >> d) & 1]
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """``(x, y)`` of a grid cell (x the column, y the row, origin top-left)."""
+        g = self.grid
+        if g is None:
+            raise ValueError("xy() needs a grid board")
+        return g.xy(cell)
+
+    def cell(self, x: int, y: int) -> int:
+        """The grid cell at column ``x``, row ``y``."""
+        g = self.grid
+        if g is None:
+            raise ValueError("cell() needs a grid board")
+        return g.cell(x, y)
+
+    def after(self, cell: int, heading: Heading | str | int) -> int:
+        """The cell one step from ``cell`` towards ``heading`` (``OFF`` beyond a wall edge)."""
+        g = self.grid
+        if g is None:
+            raise ValueError("after() needs a grid board; on graphs use neighbours()")
+        return g.move(cell, Heading.parse(heading))
+
+    # -- the cycles --------------------------------------------------------------------
+    @property
+    def cycles(self) -> tuple[Cycle, ...]:
+        """Every cycle, alive or dead."""
+        return self.state.cycles
+
+    @property
+    def my_cycles(self) -> tuple[Cycle, ...]:
+        """This seat's cycles."""
+        return self.state.cycles_of(self.seat)
+
+    @property
+    def me(self) -> Cycle:
+        """This seat's first cycle (the only one in the duel variants)."""
+        return self.my_cycles[0]
+
+    @property
+    def opponents(self) -> tuple[Cycle, ...]:
+        """The live cycles of every other team."""
+        return tuple(c for c in self.state.cycles if c.team != self.seat and c.alive)
+
+    @property
+    def positions(self) -> list[tuple[int, int]]:
+        """``(x, y)`` of every cycle's head, in cycle order (grid boards)."""
+        return [self.xy(c.head) for c in self.state.cycles]
+
+    # -- moves -------------------------------------------------------------------------
+    def legal_headings(self, cycle: Cycle | None = None) -> list[Heading]:
+        """The four headings on a grid (all legal; some may be deadly)."""
+        return list(Heading)
+
+    def safe_headings(self, cycle: Cycle | None = None) -> list[Heading]:
+        """The headings that lead ``cycle`` (default: ``me``) into a free cell."""
+        c = cycle or self.me
+        g = self.grid
+        if g is None or not c.alive:
+            return []
+        occ = self.state.occupied
+        out = []
+        for h in Heading:
+            d = g.step_table[c.head * 4 + h]
+            if d != OFF and not (occ >> d) & 1:
+                out.append(h)
+        return out
+
+    def safe_destinations(self, cycle: Cycle | None = None) -> list[int]:
+        """The free cells ``cycle`` (default: ``me``) can move to."""
+        c = cycle or self.me
+        return [m.to for m in safe_moves(self.state, c.index)]
+
+    # -- analysis helpers ----------------------------------------------------------------
+    def flood_fill(self, cell: int, blocked: int | None = None) -> int:
+        """How many free cells are reachable from ``cell`` (``cell`` itself not counted).
+
+        Args:
+            cell: where to start (usually a head or a candidate destination).
+            blocked: a bitmask of blocked cells (default: walls and trails).
+        """
+        occ = self.state.occupied if blocked is None else blocked
+        nbrs = self.topology.neighbours
+        seen = occ | (1 << cell)
+        frontier = [cell]
+        n = 0
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for d in nbrs[c]:
+                    if not (seen >> d) & 1:
+                        seen |= 1 << d
+                        nxt.append(d)
+            n += len(nxt)
+            frontier = nxt
+        return n
+
+    def distances(self, cell: int) -> list[int]:
+        """Breadth-first distance from ``cell`` to every cell through free cells (-1: none)."""
+        occ = self.state.occupied
+        nbrs = self.topology.neighbours
+        dist = [-1] * self.topology.size
+        dist[cell] = 0
+        queue = deque([cell])
+        while queue:
+            c = queue.popleft()
+            nd = dist[c] + 1
+            for d in nbrs[c]:
+                if dist[d] < 0 and not (occ >> d) & 1:
+                    dist[d] = nd
+                    queue.append(d)
+        return dist

@@ -1,0 +1,59 @@
+"""Replays re-simulate exactly; corrupt or malformed ones are refused with a reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import lightcycle
+from lightcycle.replay.model import CorruptReplayError, Replay, ReplayError
+
+
+def _replay() -> Replay:
+    return lightcycle.play("ring", ["chaser", "runaway"], seed=2).replay
+
+
+def test_round_trip_through_json() -> None:
+    r = _replay()
+    again = Replay.from_json(r.to_json())
+    assert again.to_json() == r.to_json()
+    assert again.verify().outcome is not None
+
+
+def test_a_tampered_move_is_reported_as_corrupt() -> None:
+    r = _replay()
+    data = json.loads(r.to_json())
+    first = data["turns"][0]
+    first[0] = {"n": "s", "s": "n", "e": "w", "w": "e"}[first[0]]
+    bad = Replay.from_json(json.dumps(data))
+    with pytest.raises(CorruptReplayError, match=r"different outcome|before the game ends|after"):
+        bad.verify()
+
+
+def test_a_tampered_outcome_is_reported_as_corrupt() -> None:
+    r = _replay()
+    r.outcome = dict(r.outcome or {}, ranks=list(reversed(r.outcome["ranks"])))  # type: ignore[index]
+    with pytest.raises(CorruptReplayError, match="different outcome"):
+        r.verify()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "1:2: not JSON"),
+        ('{"format": "other"}', "expected a JSON object"),
+        ('{"format": "lightcycle-replay", "version": 99}', "version 99 is not supported"),
+        ('{"format": "lightcycle-replay", "version": 1}', "missing or malformed field"),
+    ],
+)
+def test_malformed_files_name_what_was_expected(text: str, message: str) -> None:
+    with pytest.raises(ReplayError, match=message):
+        Replay.from_json(text, source="x.json")
+
+
+def test_a_bad_move_token_names_the_turn() -> None:
+    data = json.loads(_replay().to_json())
+    data["turns"][2][0] = "q"
+    with pytest.raises(ReplayError, match="turn 3: cycle 0: move 'q'"):
+        Replay.from_json(json.dumps(data)).verify()

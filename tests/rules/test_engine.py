@@ -1,0 +1,139 @@
+"""The public step: set-up errors, immutability, determinism, the fast step's agreement."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from lightcycle.core.moves import Move
+from lightcycle.core.topology import OFF
+from lightcycle.rules.engine import GameOverError, new_game, step
+from lightcycle.rules.fast import SearchBoard
+from lightcycle.rules.legal import legal_moves, read_answer, safe_moves
+from lightcycle.rules.ruleset import RulesError
+from lightcycle.rules.variants import get_ruleset, list_rulesets
+from tests.conftest import grid_map
+
+ARENA = grid_map(
+    ["##########"] + ["#1.......#"] + ["#........#"] * 6 + ["#.......2#", "##########"]
+)
+
+
+def test_state_is_immutable_and_step_returns_a_new_state() -> None:
+    s0 = new_game("classic", ARENA, seed=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s0.turn = 5  # type: ignore[misc]
+    moves = {0: Move(0, s0.cycles[0].head + 1), 1: Move(1, s0.cycles[1].head - 1)}
+    s1 = step(s0, moves)
+    assert s0.turn == 0 and s1.turn == 1
+    assert s0.cycles[0].head != s1.cycles[0].head
+
+
+def test_step_after_game_over_raises() -> None:
+    s = new_game("classic", ARENA)
+    s = step(s, {})
+    assert s.outcome is not None and s.outcome.is_draw
+    with pytest.raises(GameOverError):
+        step(s, {})
+
+
+def test_ruleset_lookup_by_name_version_and_alias() -> None:
+    assert get_ruleset("classic").id == "classic@1"
+    assert get_ruleset("classic@1") is get_ruleset("tron2010")
+    with pytest.raises(RulesError, match="Did you mean classic"):
+        get_ruleset("clasic")
+    with pytest.raises(RulesError, match="available: classic@1"):
+        get_ruleset("classic@9")
+
+
+def test_unknown_setting_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(RulesError, match=r"known: .*turn_limit"):
+        get_ruleset("classic").with_settings(turn_limt=5)
+    with pytest.raises(RulesError, match="positive"):
+        get_ruleset("classic").with_settings(turn_limit=0)
+
+
+def test_board_kind_and_player_count_are_checked() -> None:
+    torus = grid_map(["1...", "...2"], wrap=True)
+    with pytest.raises(RulesError, match="walled grid"):
+        new_game("classic", torus)
+    with pytest.raises(RulesError, match="torus"):
+        new_game("torus", ARENA)
+    with pytest.raises(RulesError, match="2 to 2 players"):
+        new_game("classic", grid_map(["1.2.3"]))
+
+
+def test_legal_and_safe_moves() -> None:
+    s = new_game("classic", ARENA)
+    legal = legal_moves(s, 0)
+    assert len(legal) == 4
+    assert sorted(m.to for m in safe_moves(s, 0)) == sorted([12, 21])
+    assert read_answer(s, 0, "e").to == 12
+    assert read_answer(s, 0, 2).to == 12  # 1-4 = N, E, S, W
+    with pytest.raises(ValueError, match="not a heading"):
+        read_answer(s, 0, "x")
+    with pytest.raises(ValueError, match="answered nothing"):
+        read_answer(s, 0, None)
+
+
+def _random_game(seed: int, ruleset: str = "classic", spec=ARENA):
+    rng = random.Random(seed)
+    s = new_game(ruleset, spec, seed=seed)
+    states = [s]
+    while s.outcome is None:
+        moves = {}
+        for c in s.cycles:
+            if c.alive:
+                opts = safe_moves(s, c.index) or legal_moves(s, c.index)
+                moves[c.index] = rng.choice(opts)
+        s = step(s, moves)
+        states.append(s)
+    return states
+
+
+def test_same_seed_and_moves_give_the_same_game() -> None:
+    a = _random_game(11)
+    b = _random_game(11)
+    assert a[-1] == b[-1]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_search_board_agrees_with_the_public_step(seed: int) -> None:
+    rng = random.Random(seed)
+    spec = ARENA if seed % 2 else grid_map(["1....", ".....", "....2"])
+    s = new_game("classic", spec, seed=seed)
+    board = SearchBoard.from_state(s)
+    while s.outcome is None:
+        dests = []
+        for c in s.cycles:
+            opts = [m.to for m in (safe_moves(s, c.index) or legal_moves(s, c.index))]
+            if rng.random() < 0.05:
+                opts = [m.to for m in legal_moves(s, c.index)]
+            dests.append(rng.choice(opts))
+        s = step(s, {i: Move(i, d) for i, d in enumerate(dests)})
+        killed = board.step(dests)
+        assert board.occupied == s.occupied
+        for c in s.cycles:
+            assert bool((killed >> c.index) & 1) == (c.death is not None and c.death.turn == s.turn)
+            assert board.heads[c.index] == (c.head if c.alive else OFF)
+
+
+def test_search_board_multiplayer_same_cell() -> None:
+    spec = grid_map(["#####", "#1.2#", "#.3.#", "#####"])
+    s = new_game("ffa", spec)
+    b = SearchBoard.from_state(s)
+    assert b.step([7, 7, 7]) == 0b111
+
+
+def test_every_ruleset_plays_random_games_to_the_end() -> None:
+    maps = {
+        "grid": ARENA,
+        "torus": grid_map(["1.....", "......", "...#..", "......", "....2."], wrap=True),
+        "any-grid": grid_map(["#######", "#1...2#", "#.....#", "#3...4#", "#######"]),
+    }
+    for rs in list_rulesets():
+        for seed in range(5):
+            states = _random_game(seed, rs.id, maps[rs.board])
+            assert states[-1].outcome is not None
