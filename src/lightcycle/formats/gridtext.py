@@ -99,7 +99,8 @@ def check_param(key: str, value: str) -> None:
     """
     if not key or any(c.isspace() for c in key):
         raise ValueError(f"parameter name {key!r} must be one word without blanks")
-    if "\n" in value or "\r" in value or value != value.strip():
+    # Only "\n" ends a line (see `text_lines`); a "\r" inside a value reads back as is.
+    if "\n" in value or value != value.strip():
         raise ValueError(
             f"parameter {key!r} value {value!r} must be one line without leading or trailing blanks"
         )

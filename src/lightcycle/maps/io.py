@@ -311,7 +311,7 @@ def map_to_mpmap(spec: MapSpec) -> str:
         if not _TAG.fullmatch(tag):
             raise MapError(f"map {spec.id}: tag {tag!r} cannot be written: use no blanks or commas")
     description = spec.description.strip()
-    if description != spec.description or "\n" in description or "\r" in description:
+    if description != spec.description or "\n" in description:
         raise MapError(
             f"map {spec.id}: the description must be one line without leading or trailing blanks"
         )

@@ -1,11 +1,12 @@
 """Where the cycles start when a map leaves it to the game.
 
-Starts decide games as much as walls do, so placed starts are symmetric whenever the
-board allows: the second player's start is the first one's reflection through the centre,
-four players sit at the corners of a square turned by 90 degrees, eight players form an
-orbit of the square's eight symmetries. On an asymmetric board, or for counts without such
-a pattern, starts are spread out around the centre, and as a last resort they are picked
-far apart by breadth-first distance (the only method that works on graph boards).
+Starts decide games as much as walls do, so placed starts form one orbit of symmetries of
+the board whenever its walls allow: for two players the reflection through the centre (or
+a mirror), for four the quarter turn of a square (or both mirrors of a rectangle), for
+eight all eight symmetries of a square. Then every seat sees the same board. Otherwise the
+starts are spread evenly on an ellipse round the centre, in mirrored pairs for even counts,
+taking the candidate with the most even territories; as a last resort they are picked far
+apart by breadth-first distance (the only method that works on graph boards).
 
 All of it is random only through ``Rng(seed, 0, "starts")``, so a seed names one placement
 and a replay re-creates it.
@@ -91,12 +92,17 @@ class _Field:
             sum(1 for n in topo.neighbours[c] if self.free[n]) for c in range(topo.size)
         ]
         self.area = [-1] * topo.size
-        label = 0
+        sizes: list[int] = []
         for c in range(topo.size):
             if self.free[c] and self.area[c] < 0:
-                for d in self.distances([c]):
-                    self.area[d[0]] = label
-                label += 1
+                reached = self.distances([c])
+                for cell, _ in reached:
+                    self.area[cell] = len(sizes)
+                sizes.append(len(reached))
+        self.sizes = sizes
+        """Cells per open area (index = area label)."""
+        self.main = {a for a, n in enumerate(sizes) if n == max(sizes, default=0)}
+        """The largest open areas: starts go there when they can."""
 
     def distances(self, sources: Sequence[int]) -> list[tuple[int, int]]:
         """Breadth-first (cell, distance) pairs over free cells from ``sources``."""
@@ -187,19 +193,24 @@ def _gap(topo: GridTopology, a: int, b: int) -> int:
 
 
 def _tier(field: _Field, topo: GridTopology, cells: Sequence[int], gap: int) -> int:
-    """How good acceptable starts are: 0 in the open and apart, 1 apart, 2 merely legal."""
+    """How good acceptable starts are, 0 best.
+
+    0-2 inside the largest open area: 0 in the open and apart, 1 apart, 2 merely legal;
+    3-5 the same in a smaller area.
+    """
+    base = 0 if field.area[cells[0]] in field.main else 3
     if not all(_gap(topo, a, b) >= gap for i, a in enumerate(cells) for b in cells[i + 1 :]):
-        return 2
+        return base + 2
     if all(field.open_sides[c] == len(topo.neighbours[c]) for c in cells):
-        return 0
-    return 1 if all(field.open_sides[c] >= 2 for c in cells) else 2
+        return base
+    return base + (1 if all(field.open_sides[c] >= 2 for c in cells) else 2)
 
 
 def _orbit(
     field: _Field, topo: GridTopology, group: list[Callable[[int], int]], rng: Rng, gap: int
 ) -> list[int] | None:
     """Pick one orbit of ``group`` whose cells make acceptable starts, the best tier first."""
-    tiers: list[list[list[int]]] = [[], [], []]
+    tiers: list[list[list[int]]] = [[] for _ in range(6)]
     for c in range(topo.size):
         if field.free[c]:
             cells = [g(c) for g in group]
@@ -256,7 +267,7 @@ def _circle(
         balance = min(territory) / max(territory)
         if best is None or (tier, -balance) < (best[0], -best[1]):
             best = (tier, balance, cells)
-        if tier < 2:
+        if tier in (0, 1):
             kept += 1
             if kept >= _CIRCLE_KEEP:
                 break
@@ -266,13 +277,12 @@ def _circle(
 def _spread(field: _Field, n: int, rng: Rng) -> list[int]:
     """Farthest-point placement by breadth-first distance inside the largest open area."""
     topo = field.topo
-    sizes: dict[int, int] = {}
-    for a in field.area:
-        if a >= 0:
-            sizes[a] = sizes.get(a, 0) + 1
-    biggest = min(sizes, key=lambda a: (-sizes[a], a))
+    biggest = min(field.main)
     pool = [c for c in range(topo.size) if field.area[c] == biggest]
-    room = [c for c in pool if field.open_sides[c] >= 2] or pool
+    # On a grid a cell with one open side is a pocket; on a graph it may be all there is.
+    room = pool
+    if isinstance(topo, GridTopology):
+        room = [c for c in pool if field.open_sides[c] >= 2] or pool
 
     def distance_map(cell: int) -> list[int]:
         dist = [_FAR] * topo.size

@@ -26,6 +26,8 @@ Pos = tuple[int, int]
 """A position ``(x, y)``: column, row, from the top-left."""
 Size = tuple[int, int]
 """A board size ``(width, height)``."""
+Move = str | int | Heading
+"""A move: ``n``/``e``/``s``/``w`` (or the word), the 2010 numbers 1-4, or a `Heading`."""
 
 _STEP = {Heading.N: (0, -1), Heading.E: (1, 0), Heading.S: (0, 1), Heading.W: (-1, 0)}
 
@@ -122,10 +124,10 @@ def valid_walls(size: object, walls: object) -> bool:
 
 
 @overload
-def get_pos(move: object, pos: Pos, size: Size, wrap: Literal[True] = True) -> Pos: ...
+def get_pos(move: Move, pos: Pos, size: Size, wrap: Literal[True] = True) -> Pos: ...
 @overload
-def get_pos(move: object, pos: Pos, size: Size, wrap: bool) -> Pos | None: ...
-def get_pos(move: object, pos: Pos, size: Size, wrap: bool = True) -> Pos | None:
+def get_pos(move: Move, pos: Pos, size: Size, wrap: bool) -> Pos | None: ...
+def get_pos(move: Move, pos: Pos, size: Size, wrap: bool = True) -> Pos | None:
     """Return the position one ``move`` away from ``pos``, like Scheme ``get-pos``.
 
     Args:
