@@ -116,6 +116,7 @@ def make_public() -> Playout:
     from lightcycle.core.topology import GridTopology
     from lightcycle.maps.spec import MapSpec
     from lightcycle.rules.engine import new_game, step
+    from lightcycle.rules.legal import safe_moves
     from lightcycle.rules.variants import get_ruleset
 
     topo = GridTopology(WIDTH, HEIGHT)
@@ -135,9 +136,9 @@ def make_public() -> Playout:
             moves: dict[int, Move] = {}
             for c in state.cycles:
                 if c.alive:
-                    free = [d for d in nbrs[c.head] if state.is_free(d)]
-                    d = free[int(rnd() * len(free))] if free else nbrs[c.head][0]
-                    moves[c.index] = Move(c.index, d)
+                    i = c.index
+                    free = safe_moves(state, i)  # the public API's safe moves
+                    moves[i] = free[int(rnd() * len(free))] if free else Move(i, nbrs[c.head][0])
             state = step(state, moves)
         winner = state.outcome.winner
         return turns, 3 if winner is None else (2 if winner == 0 else 1)

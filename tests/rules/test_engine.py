@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -23,7 +22,7 @@ ARENA = grid_map(
 
 def test_state_is_immutable_and_step_returns_a_new_state() -> None:
     s0 = new_game("classic", ARENA, seed=1)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         s0.turn = 5  # type: ignore[misc]
     moves = {0: Move(0, s0.cycles[0].head + 1), 1: Move(1, s0.cycles[1].head - 1)}
     s1 = step(s0, moves)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One cycle's move for one turn.
+class Move(NamedTuple):
+    """One cycle's move for one turn (a named tuple: bots build one per cycle per turn).
 
     Attributes:
         cycle: the index of the cycle in ``GameState.cycles``.

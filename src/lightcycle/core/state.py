@@ -8,7 +8,7 @@ and keeping every turn of a game costs little.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from lightcycle.core.bitset import contains, iter_cells
 from lightcycle.core.moves import Death, Outcome
@@ -44,9 +44,8 @@ class Team:
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Cycle:
-    """One light cycle.
+class Cycle(NamedTuple):
+    """One light cycle (immutable; a named tuple because turns create many of them).
 
     Attributes:
         index: position in ``GameState.cycles``.
@@ -78,9 +77,11 @@ class Cycle:
         return list(iter_cells(self.trail))
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
+class GameState(NamedTuple):
     """Everything about a game at the start of a turn.
+
+    Immutable. It is a named tuple rather than a frozen dataclass because every turn
+    builds one, and a named tuple is built about four times faster.
 
     Attributes:
         ruleset: the ruleset that steps this game (a `lightcycle.rules.Ruleset`).

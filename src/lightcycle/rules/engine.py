@@ -12,7 +12,7 @@ from lightcycle.core.topology import GridTopology
 from lightcycle.maps.spec import MapSpec
 from lightcycle.maps.starts import starts_for
 from lightcycle.rules.ruleset import RulesError, Ruleset
-from lightcycle.rules.stages import Stage, get_stage
+from lightcycle.rules.stages import QUIET, QuietCheck, Stage, always_quiet, get_stage
 from lightcycle.rules.turn import Turn
 from lightcycle.rules.variants import get_ruleset
 
@@ -21,9 +21,81 @@ class GameOverError(RulesError):
     """`step` was called on a finished game."""
 
 
+_PIPELINES: dict[
+    int, tuple[tuple[str, ...], tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]]
+] = {}
+
+
+def _pipeline_of(rs: Ruleset) -> tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]:
+    """`_pipeline` memoised by the identity of the stage tuple (no hashing per turn)."""
+    hit = _PIPELINES.get(id(rs.stages))
+    if hit is None or hit[0] is not rs.stages:
+        hit = (rs.stages, _pipeline(rs.stages))
+        _PIPELINES[id(rs.stages)] = hit
+    return hit[1]
+
+
 @cache
-def _pipeline(stage_ids: tuple[str, ...]) -> tuple[Stage, ...]:
-    return tuple(get_stage(s) for s in stage_ids)
+def _pipeline(
+    stage_ids: tuple[str, ...],
+) -> tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]:
+    """The stage functions of a ruleset, and its quiet-turn checks (``None``: never quiet)."""
+    stages = tuple(get_stage(s) for s in stage_ids)
+    checks = [QUIET[s] for s in stage_ids]
+    if any(c is None for c in checks):
+        return stages, None
+    return stages, tuple(c for c in checks if c is not None and c is not always_quiet)
+
+
+_new = tuple.__new__
+
+
+def _quiet_step(state: GameState, moves: Mapping[int, Move | Forfeit]) -> GameState | None:
+    """Play a quiet turn directly, or return ``None`` if this turn is not quiet.
+
+    Quiet: every live cycle makes a plain one-step `Move` into a free cell and no two
+    destinations coincide (see `lightcycle.rules.stages.stage`). Then the only effect of
+    any quiet stage is that each cycle advances and extends its trail, which is what this
+    does, building the tuples directly because this is the hottest path of the engine.
+    """
+    occ = state.occupied
+    nbrs = state.board.topology.neighbours
+    cycles = list(state.cycles)
+    taken = 0
+    get = moves.get
+    for i, c in enumerate(cycles):
+        # positional fields: Cycle (index, team, head, trail, alive, death, name, ...),
+        # Move (cycle, to, jump, use_item); indexing is the fastest access to a named tuple
+        if not c[4]:
+            continue
+        m = get(i)
+        if type(m) is not Move or m[2] or m[3]:
+            return None
+        d = m[1]
+        if d < 0:
+            return None
+        bit = 1 << d
+        if (occ | taken) & bit or d not in nbrs[c[2]]:
+            return None
+        taken |= bit
+        cycles[i] = _new(
+            Cycle, (c[0], c[1], d, c[3] | bit, True, None, c[6], c[7], c[8], c[9], c[10])
+        )
+    return _new(
+        GameState,
+        (
+            state.ruleset,
+            state.board,
+            state.seed,
+            state.turn + 1,
+            state.teams,
+            tuple(cycles),
+            occ | taken,
+            state.scores,
+            state.items,
+            None,
+        ),
+    )
 
 
 def _check_board(rs: Ruleset, spec: MapSpec) -> None:
@@ -121,11 +193,20 @@ def step(
     """
     if state.outcome is not None:
         raise GameOverError(f"the game ended on turn {state.outcome.turn}; no more moves")
-    if not isinstance(moves, Mapping):
+    if type(moves) is not dict and not isinstance(moves, Mapping):
         moves = {m.cycle: m for m in moves}
     rs = state.ruleset
     assert isinstance(rs, Ruleset)
+    stages, quiet = _pipeline_of(rs)
+    if quiet is not None:
+        for check in quiet:
+            if not check(state):
+                break
+        else:
+            fast = _quiet_step(state, moves)
+            if fast is not None:
+                return fast
     turn = Turn(state, moves, rs)
-    for fn in _pipeline(rs.stages):
+    for fn in stages:
         fn(turn)
     return turn.freeze()

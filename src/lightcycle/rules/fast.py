@@ -13,6 +13,41 @@ from __future__ import annotations
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import OFF
 
+Window = tuple[int, int, dict[int, tuple[int, ...]]]
+_WINDOWS: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[Window | None, ...]]] = {}
+
+
+def _window(nbrs: tuple[int, ...]) -> Window | None:
+    """For one cell: the lowest neighbour, the neighbours' bits above it, and a table from
+    each occupancy pattern of those bits to the free neighbours (in neighbour order).
+
+    One shift and one mask of the occupancy int then give a cell's free neighbours by a
+    dict look-up, instead of one shift per neighbour.
+    """
+    if not nbrs or len(nbrs) > 8:
+        return None
+    lo = min(nbrs)
+    mask = 0
+    for d in nbrs:
+        mask |= 1 << (d - lo)
+    table: dict[int, tuple[int, ...]] = {}
+    for pattern in range(1 << len(nbrs)):
+        occ = 0
+        for k, d in enumerate(nbrs):
+            if (pattern >> k) & 1:
+                occ |= 1 << (d - lo)
+        table[occ] = tuple(d for d in nbrs if not (occ >> (d - lo)) & 1)
+    return lo, mask, table
+
+
+def windows(neighbours: tuple[tuple[int, ...], ...]) -> tuple[Window | None, ...]:
+    """The `_window` of every cell, built once per neighbour table and cached."""
+    hit = _WINDOWS.get(id(neighbours))
+    if hit is None or hit[0] is not neighbours:
+        hit = (neighbours, tuple(_window(n) for n in neighbours))
+        _WINDOWS[id(neighbours)] = hit
+    return hit[1]
+
 
 class SearchBoard:
     """A mutable bitboard position for search.
@@ -23,12 +58,19 @@ class SearchBoard:
         heads: the head cell of each cycle (``OFF`` once dead).
     """
 
-    __slots__ = ("heads", "neighbours", "occupied")
+    __slots__ = ("heads", "neighbours", "occupied", "windows")
 
-    def __init__(self, neighbours: tuple[tuple[int, ...], ...], occupied: int, heads: list[int]):
+    def __init__(
+        self,
+        neighbours: tuple[tuple[int, ...], ...],
+        occupied: int,
+        heads: list[int],
+        _windows: tuple[Window | None, ...] | None = None,
+    ):
         self.neighbours = neighbours
         self.occupied = occupied
         self.heads = heads
+        self.windows = _windows if _windows is not None else windows(neighbours)
 
     @classmethod
     def from_state(cls, state: GameState) -> SearchBoard:
@@ -38,15 +80,19 @@ class SearchBoard:
 
     def copy(self) -> SearchBoard:
         """Return an independent copy (ints are immutable, so this is cheap)."""
-        return SearchBoard(self.neighbours, self.occupied, self.heads[:])
+        return SearchBoard(self.neighbours, self.occupied, self.heads[:], self.windows)
 
-    def free_moves(self, cycle: int) -> list[int]:
+    def free_moves(self, cycle: int) -> tuple[int, ...]:
         """The neighbouring cells of ``cycle``'s head that hold no wall or trail."""
         head = self.heads[cycle]
         if head < 0:
-            return []
-        occ = self.occupied
-        return [d for d in self.neighbours[head] if not (occ >> d) & 1]
+            return ()
+        w = self.windows[head]
+        if w is None:
+            occ = self.occupied
+            return tuple(d for d in self.neighbours[head] if not (occ >> d) & 1)
+        lo, mask, table = w
+        return table[(self.occupied >> lo) & mask]
 
     def step(self, dests: list[int]) -> int:
         """Move every live cycle to ``dests[i]`` at once; return the bitmask of cycles killed.

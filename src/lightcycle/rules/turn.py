@@ -58,15 +58,16 @@ class Turn:
         self.moves = moves
         self.number = before.turn + 1
         cycles = before.cycles
-        self.dest = [NO_MOVE] * len(cycles)
-        self.jumped_over = [NO_MOVE] * len(cycles)
+        n = len(cycles)
+        self.dest = [NO_MOVE] * n
+        self.jumped_over = [NO_MOVE] * n
         self.heads = [c.head for c in cycles]
         self.trails = [c.trail for c in cycles]
         self.alive = [c.alive for c in cycles]
         self.deaths: list[Death | None] = [c.death for c in cycles]
         self.jumps_left = [c.jumps_left for c in cycles]
         self.occupied = before.occupied
-        self.scores = list(before.scores)
+        self.scores = before.scores
         self.outcome: Outcome | None = None
 
     def kill(self, cycle: int, cause: DeathCause, detail: str = "") -> None:
@@ -80,40 +81,39 @@ class Turn:
         return Rng(self.before.seed, self.number, stream)
 
     def freeze(self) -> GameState:
-        """Build the next immutable state."""
+        """Build the next immutable state (cycles that did not change are reused)."""
         before = self.before
-        cycles = tuple(
-            c
+        heads, trails, alive, jumps = self.heads, self.trails, self.alive, self.jumps_left
+        cycles = list(before.cycles)
+        for i, c in enumerate(cycles):
             if (
-                c.head == self.heads[i]
-                and c.trail == self.trails[i]
-                and c.alive == self.alive[i]
-                and c.jumps_left == self.jumps_left[i]
-            )
-            else Cycle(
-                index=c.index,
-                team=c.team,
-                head=self.heads[i],
-                trail=self.trails[i],
-                alive=self.alive[i],
-                death=self.deaths[i],
-                name=c.name,
-                jumps_left=self.jumps_left[i],
-                item=c.item,
-                ghost=c.ghost,
-                turbo=c.turbo,
-            )
-            for i, c in enumerate(before.cycles)
-        )
+                c.head != heads[i]
+                or c.trail != trails[i]
+                or c.alive != alive[i]
+                or (c.jumps_left != jumps[i])
+            ):
+                cycles[i] = Cycle(  # positional: several times faster than _replace
+                    c.index,
+                    c.team,
+                    heads[i],
+                    trails[i],
+                    alive[i],
+                    self.deaths[i],
+                    c.name,
+                    jumps[i],
+                    c.item,
+                    c.ghost,
+                    c.turbo,
+                )
         return GameState(
-            ruleset=before.ruleset,
-            board=before.board,
-            seed=before.seed,
-            turn=self.number,
-            teams=before.teams,
-            cycles=cycles,
-            occupied=self.occupied,
-            scores=tuple(self.scores),
-            items=before.items,
-            outcome=self.outcome,
+            before.ruleset,
+            before.board,
+            before.seed,
+            self.number,
+            before.teams,
+            tuple(cycles),
+            self.occupied,
+            tuple(self.scores),
+            before.items,
+            self.outcome,
         )

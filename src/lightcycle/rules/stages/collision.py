@@ -8,7 +8,7 @@ from lightcycle.rules.stages import stage
 from lightcycle.rules.turn import NO_MOVE, Turn
 
 
-@stage("collision.simultaneous")
+@stage("collision.simultaneous", quiet=True)
 def simultaneous(turn: Turn) -> None:
     """All cycles move at once; every collision is decided on the positions before the turn.
 
@@ -22,26 +22,29 @@ def simultaneous(turn: Turn) -> None:
     """
     dest = turn.dest
     heads = turn.heads
+    alive = turn.alive
     occ = turn.occupied
     walls = turn.before.board.walls
-    movers = [i for i, d in enumerate(dest) if d != NO_MOVE and turn.alive[i]]
-    landing: dict[int, list[int]] = {}
-    by_head = {heads[i]: i for i in movers}
+    movers = [i for i, d in enumerate(dest) if d != NO_MOVE and alive[i]]
+    landing: dict[int, int] = {}
+    crowded: list[int] = []
     for i in movers:
         d = dest[i]
         if d == OFF or (walls >> d) & 1:
             turn.kill(i, DeathCause.WALL)
-            continue
-        j = by_head.get(d)
-        if j is not None and j != i and dest[j] == heads[i]:
-            turn.kill(i, DeathCause.HEAD_ON, f"with cycle {j}")
-            continue
-        if (occ >> d) & 1:
-            turn.kill(i, DeathCause.TRAIL)
-            continue
-        landing.setdefault(d, []).append(i)
-    for group in landing.values():
-        if len(group) > 1:
+        elif (occ >> d) & 1:
+            swap = next((j for j in movers if heads[j] == d and dest[j] == heads[i]), None)
+            if swap is not None and swap != i:
+                turn.kill(i, DeathCause.HEAD_ON, f"with cycle {swap}")
+            else:
+                turn.kill(i, DeathCause.TRAIL)
+        elif d in landing:
+            crowded.append(d)
+        else:
+            landing[d] = i
+    if crowded:
+        for d in set(crowded):
+            group = [i for i in movers if dest[i] == d]
             for i in group:
                 others = ", ".join(str(j) for j in group if j != i)
                 turn.kill(i, DeathCause.SAME_CELL, f"with cycle {others}")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from lightcycle.core.moves import Outcome, competition_ranks
+from lightcycle.core.state import GameState
+from lightcycle.rules.ruleset import Ruleset
 from lightcycle.rules.stages import stage
 from lightcycle.rules.turn import Turn
 
@@ -26,7 +30,7 @@ def _death_turns(turn: Turn) -> list[float]:
     return [float("inf") if alive[t] else last[t] for t in range(len(last))]
 
 
-@stage("game_over.last_standing")
+@stage("game_over.last_standing", quiet=True)
 def last_standing(turn: Turn) -> None:
     """The game ends when at most one team has a cycle left.
 
@@ -43,7 +47,12 @@ def last_standing(turn: Turn) -> None:
     turn.outcome = Outcome(ranks=ranks, reason=reason, turn=turn.number)
 
 
-@stage("game_over.turn_limit")
+def _limit_not_reached(state: GameState) -> bool:
+    limit = cast(Ruleset, state.ruleset).settings.turn_limit
+    return limit is None or state.turn + 1 < limit
+
+
+@stage("game_over.turn_limit", quiet=_limit_not_reached)
 def turn_limit(turn: Turn) -> None:
     """With ``settings.turn_limit`` set, the game ends after that many turns.
 

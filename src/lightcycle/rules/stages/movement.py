@@ -72,7 +72,7 @@ def _accept(turn: Turn, jumps_allowed: bool) -> None:
         turn.dest[i] = m.to
 
 
-@stage("movement.standard")
+@stage("movement.standard", quiet=True)
 def standard(turn: Turn) -> None:
     """Each live cycle moves one step to a neighbouring cell.
 
@@ -83,7 +83,7 @@ def standard(turn: Turn) -> None:
     _accept(turn, jumps_allowed=False)
 
 
-@stage("movement.jump")
+@stage("movement.jump", quiet=True)
 def jump(turn: Turn) -> None:
     """As ``movement.standard``, and a cycle with jumps left may jump two cells straight.
 

@@ -17,7 +17,7 @@ def _advance(turn: Turn) -> None:
     turn.occupied = occ
 
 
-@stage("trails.persist")
+@stage("trails.persist", quiet=True)
 def persist(turn: Turn) -> None:
     """Survivors move onto their destinations; every trail stays, the dead's included.
 
@@ -26,7 +26,7 @@ def persist(turn: Turn) -> None:
     _advance(turn)
 
 
-@stage("trails.remove_on_death")
+@stage("trails.remove_on_death", quiet=True)
 def remove_on_death(turn: Turn) -> None:
     """Survivors advance; a cycle that died this turn loses its whole trail at once."""
     _advance(turn)
