@@ -8,7 +8,7 @@ import pytest
 
 from lightcycle.core.moves import Move
 from lightcycle.core.topology import OFF
-from lightcycle.rules.engine import GameOverError, new_game, step
+from lightcycle.rules.engine import GameOverError, new_game, run_pipeline, step
 from lightcycle.rules.fast import SearchBoard
 from lightcycle.rules.legal import legal_moves, read_answer, safe_moves
 from lightcycle.rules.ruleset import RulesError
@@ -136,3 +136,30 @@ def test_every_ruleset_plays_random_games_to_the_end() -> None:
         for seed in range(5):
             states = _random_game(seed, rs.id, maps[rs.board])
             assert states[-1].outcome is not None
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_quiet_shortcut_agrees_with_the_full_pipeline(seed: int) -> None:
+    """On every ruleset, every turn: `step` (shortcut when quiet) == the whole pipeline."""
+    maps = {
+        "grid": ARENA,
+        "torus": grid_map(["1.....", "......", "...#..", "......", "....2."], wrap=True),
+        "any-grid": grid_map(["#######", "#1...2#", "#.....#", "#3...4#", "#######"]),
+    }
+    quiet_turns = 0
+    for rs in list_rulesets():
+        for limit in (None, 7):
+            ruleset = rs.with_settings(turn_limit=limit)
+            rng = random.Random(seed)
+            s = new_game(ruleset, maps[rs.board], seed=seed)
+            while s.outcome is None:
+                moves = {}
+                for c in s.cycles:
+                    if c.alive:
+                        opts = safe_moves(s, c.index) or legal_moves(s, c.index)
+                        moves[c.index] = rng.choice(opts)
+                nxt = step(s, moves)
+                assert nxt == run_pipeline(s, moves)
+                quiet_turns += all(c.alive for c in nxt.cycles) and nxt.outcome is None
+                s = nxt
+    assert quiet_turns > 0

@@ -60,7 +60,7 @@ class Cycle(NamedTuple):
         ghost: turns of ghost left; turbo: turns of turbo left.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index on purpose: c.index reads best
     team: int
     head: int
     trail: int

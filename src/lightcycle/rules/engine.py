@@ -197,7 +197,7 @@ def step(
         moves = {m.cycle: m for m in moves}
     rs = state.ruleset
     assert isinstance(rs, Ruleset)
-    stages, quiet = _pipeline_of(rs)
+    quiet = _pipeline_of(rs)[1]
     if quiet is not None:
         for check in quiet:
             if not check(state):
@@ -206,7 +206,17 @@ def step(
             fast = _quiet_step(state, moves)
             if fast is not None:
                 return fast
+    return run_pipeline(state, moves)
+
+
+def run_pipeline(state: GameState, moves: Mapping[int, Move | Forfeit]) -> GameState:
+    """Play one turn through every stage of the ruleset, never taking the quiet shortcut.
+
+    `step` uses it for every turn that is not quiet; tests use it to check the shortcut.
+    """
+    rs = state.ruleset
+    assert isinstance(rs, Ruleset)
     turn = Turn(state, moves, rs)
-    for fn in stages:
+    for fn in _pipeline_of(rs)[0]:
         fn(turn)
     return turn.freeze()
