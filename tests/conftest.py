@@ -28,3 +28,14 @@ def grid_map(rows: list[str], wrap: bool = False, name: str = "test") -> MapSpec
         starts=ordered,
         players=(len(ordered),) if ordered else (2,),
     )
+
+
+def random_moves(state, rng):  # type: ignore[no-untyped-def]
+    """One random move per live cycle: a safe one when it has any, else any legal one."""
+    from lightcycle.rules.legal import legal_moves, safe_moves
+
+    return {
+        c.index: rng.choice(safe_moves(state, c.index) or legal_moves(state, c.index))
+        for c in state.cycles
+        if c.alive
+    }

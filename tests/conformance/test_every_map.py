@@ -10,9 +10,9 @@ import pytest
 from lightcycle.maps.registry import list_maps
 from lightcycle.referee.local import default_ruleset
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import legal_moves, safe_moves
 from lightcycle.rules.ruleset import RulesError
 from lightcycle.rules.variants import list_rulesets
+from tests.conftest import random_moves
 
 CASES = [(m.name, n) for m in list_maps() for n in m.players]
 
@@ -33,11 +33,7 @@ def test_map_plays_random_games_to_the_end(name: str, players: int) -> None:
             heads = {c.head for c in state.cycles}
             assert len(heads) == players and all(state.is_free(h) is False for h in heads)
             while state.outcome is None:
-                moves = {}
-                for c in state.cycles:
-                    if c.alive:
-                        opts = safe_moves(state, c.index) or legal_moves(state, c.index)
-                        moves[c.index] = rng.choice(opts)
+                moves = random_moves(state, rng)
                 state = step(state, moves)
             assert sorted(state.outcome.ranks)[0] == 1
     assert playable, f"no ruleset plays {name} with {players} players"

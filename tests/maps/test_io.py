@@ -21,6 +21,7 @@ from lightcycle.maps.io import (
 )
 from lightcycle.maps.registry import list_maps
 from lightcycle.maps.spec import MapError, MapSpec
+from tests.vector_files import read_vector
 
 VECTORS = Path(__file__).with_name("vectors")
 
@@ -177,17 +178,6 @@ def test_map_from_file_reports_bad_utf8(tmp_path: Path) -> None:
     assert (info.value.line, info.value.column) == (2, 9)
     assert info.value.expected == "UTF-8 text"
     assert info.value.source == str(path)
-
-
-def read_vector(path: Path) -> tuple[dict[str, str], str]:
-    """A vector file: ``key: value`` lines (``#`` comments), ``---``, then the input text."""
-    head, _, text = path.read_text(encoding="utf-8").partition("---\n")
-    fields: dict[str, str] = {}
-    for line in head.splitlines():
-        if line.strip() and not line.startswith("#"):
-            key, _, value = line.partition(":")
-            fields[key.strip()] = value.strip()
-    return fields, text
 
 
 @pytest.mark.parametrize("path", sorted(VECTORS.glob("*.txt")), ids=lambda p: p.stem)

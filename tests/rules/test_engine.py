@@ -13,7 +13,7 @@ from lightcycle.rules.fast import SearchBoard
 from lightcycle.rules.legal import legal_moves, read_answer, safe_moves
 from lightcycle.rules.ruleset import RulesError
 from lightcycle.rules.variants import get_ruleset, list_rulesets
-from tests.conftest import grid_map
+from tests.conftest import grid_map, random_moves
 
 ARENA = grid_map(
     ["##########"] + ["#1.......#"] + ["#........#"] * 6 + ["#.......2#", "##########"]
@@ -82,11 +82,7 @@ def _random_game(seed: int, ruleset: str = "classic", spec=ARENA):
     s = new_game(ruleset, spec, seed=seed)
     states = [s]
     while s.outcome is None:
-        moves = {}
-        for c in s.cycles:
-            if c.alive:
-                opts = safe_moves(s, c.index) or legal_moves(s, c.index)
-                moves[c.index] = rng.choice(opts)
+        moves = random_moves(s, rng)
         s = step(s, moves)
         states.append(s)
     return states
@@ -153,11 +149,7 @@ def test_quiet_shortcut_agrees_with_the_full_pipeline(seed: int) -> None:
             rng = random.Random(seed)
             s = new_game(ruleset, maps[rs.board], seed=seed)
             while s.outcome is None:
-                moves = {}
-                for c in s.cycles:
-                    if c.alive:
-                        opts = safe_moves(s, c.index) or legal_moves(s, c.index)
-                        moves[c.index] = rng.choice(opts)
+                moves = random_moves(s, rng)
                 nxt = step(s, moves)
                 assert nxt == run_pipeline(s, moves)
                 quiet_turns += all(c.alive for c in nxt.cycles) and nxt.outcome is None
