@@ -53,6 +53,8 @@ def test_user_errors_are_one_line_and_exit_2(tmp_path) -> None:
         app, ["play", "--map", "rnig", "--no-render", "--replay", str(tmp_path / "x.json")]
     )
     assert r.exit_code == 2 and "ring" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["play", "--turn-limit", "0", "--no-render"])
+    assert r.exit_code == 2 and "turn_limit must be a positive" in r.output
     r = runner.invoke(app, ["play", "--bots", "random,nobot", "--no-render"])
     assert r.exit_code == 2 and "unknown bot" in r.output
     bad = tmp_path / "bad.json"

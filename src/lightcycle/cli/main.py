@@ -121,7 +121,7 @@ def play(
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
         if len(bot_list) < 2:
             raise typer.BadParameter("give at least two bots, e.g. --bots random,chaser")
-        settings: dict[str, Any] = {"turn_limit": turn_limit} if turn_limit else {}
+        settings: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
         animate = render and console.is_terminal
         on_turn = None
         live = None

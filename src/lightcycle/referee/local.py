@@ -17,6 +17,7 @@ from lightcycle.bots.api import Bot
 from lightcycle.bots.registry import make_bot
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
+from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.replay.model import Replay
@@ -65,8 +66,6 @@ def result_line(outcome: Outcome, names: Sequence[str]) -> str:
 
 def default_ruleset(spec: MapSpec, players: int) -> Ruleset:
     """The ruleset a map suggests: torus for wrapping grids, ffa beyond two players."""
-    from lightcycle.core.topology import GridTopology
-
     topo = spec.board.topology
     if isinstance(topo, GridTopology) and topo.wrap:
         return get_ruleset("torus" if players == 2 else "ffa")

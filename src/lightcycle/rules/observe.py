@@ -128,7 +128,7 @@ class View:
         return [self.xy(c.head) for c in self.state.cycles]
 
     # -- moves -------------------------------------------------------------------------
-    def legal_headings(self, cycle: Cycle | None = None) -> list[Heading]:
+    def legal_headings(self) -> list[Heading]:
         """The four headings on a grid (all legal; some may be deadly)."""
         return list(Heading)
 

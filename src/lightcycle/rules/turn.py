@@ -27,7 +27,6 @@ class Turn:
         moves: what each cycle was asked to do, by cycle index.
         number: the turn being played (``before.turn + 1``); deaths record it.
         dest: per cycle, the cell it moves to, ``OFF``, or ``NO_MOVE``.
-        jumped_over: per cycle, the cell a jump passes over (``NO_MOVE`` when not jumping).
         heads, trails, alive, deaths: the cycles' data, updated in place.
         occupied: walls plus standing trails.
         outcome: set by a ``game_over`` stage.
@@ -39,7 +38,6 @@ class Turn:
         "deaths",
         "dest",
         "heads",
-        "jumped_over",
         "jumps_left",
         "moves",
         "number",
@@ -60,7 +58,6 @@ class Turn:
         cycles = before.cycles
         n = len(cycles)
         self.dest = [NO_MOVE] * n
-        self.jumped_over = [NO_MOVE] * n
         self.heads = [c.head for c in cycles]
         self.trails = [c.trail for c in cycles]
         self.alive = [c.alive for c in cycles]

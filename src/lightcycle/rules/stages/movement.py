@@ -55,7 +55,6 @@ def _accept(turn: Turn, jumps_allowed: bool) -> None:
                 )
                 continue
             turn.jumps_left[i] -= 1
-            turn.jumped_over[i] = topo.step_table[base + h]
             turn.dest[i] = m.to
             continue
         if m.to == OFF:
