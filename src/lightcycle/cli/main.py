@@ -8,17 +8,17 @@ with status 2; they never show a traceback.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from lightcycle.cli.common import console, user_errors
 from lightcycle.core.state import GameState
 
 app = typer.Typer(
@@ -33,25 +33,6 @@ maps_app = typer.Typer(help="Browse the built-in maps.\n\nExample: lightcycle ma
 rules_app = typer.Typer(help="Browse the rulesets.\n\nExample: lightcycle rules list")
 app.add_typer(maps_app, name="maps")
 app.add_typer(rules_app, name="rules")
-
-console = Console()
-err = Console(stderr=True)
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn the project's input errors into one red line and exit status 2."""
-    from lightcycle.bots.api import BotError
-    from lightcycle.formats.errors import FormatError
-    from lightcycle.maps.spec import MapError
-    from lightcycle.replay.model import ReplayError
-    from lightcycle.rules.ruleset import RulesError
-
-    try:
-        yield
-    except (BotError, FormatError, MapError, ReplayError, RulesError) as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
 
 
 def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], None], Live]:
@@ -279,3 +260,8 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+
+from lightcycle.cli.match import match as _match  # noqa: E402 -- registered after app exists
+
+app.command("match")(_match)

@@ -110,7 +110,9 @@ class Replay:
         seats: per team, ``{"name": ..., "bot": ...}``.
         turns: per turn, one token per cycle (see `Token`).
         outcome: the stored outcome (see `outcome_to_dict`), ``None`` if unfinished.
-        times: optional per turn per team move times in seconds.
+        times: optional per turn per team move times in seconds (``None``: not asked).
+        verdicts: optional per turn per team ``{"verdict", "detail"}`` when a seat's move
+            was not ``ok`` (``None`` otherwise).
     """
 
     ruleset: str
@@ -122,6 +124,7 @@ class Replay:
     turns: list[list[Token]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     times: list[list[float | None]] | None = None
+    verdicts: list[list[dict[str, str] | None]] | None = None
 
     # -- building ----------------------------------------------------------------------
     @classmethod
@@ -138,11 +141,25 @@ class Replay:
             seats=[dict(s) for s in seats],
         )
 
-    def record(self, state: GameState, moves: dict[int, Move | Forfeit]) -> None:
-        """Append the moves played from ``state``."""
+    def record(
+        self,
+        state: GameState,
+        moves: dict[int, Move | Forfeit],
+        times: Sequence[float | None] | None = None,
+        verdicts: Sequence[dict[str, str] | None] | None = None,
+    ) -> None:
+        """Append the moves played from ``state``, with the seats' move times and verdicts."""
         self.turns.append(
             [encode_move(state, moves.get(c.index)) if c.alive else None for c in state.cycles]
         )
+        if times is not None:
+            if self.times is None:
+                self.times = [[None] * len(times) for _ in range(len(self.turns) - 1)]
+            self.times.append([None if t is None else round(t, 6) for t in times])
+        if verdicts is not None:
+            if self.verdicts is None:
+                self.verdicts = [[None] * len(verdicts) for _ in range(len(self.turns) - 1)]
+            self.verdicts.append(list(verdicts))
 
     def finish(self, final: GameState) -> None:
         """Store the outcome of the finished game."""
@@ -233,15 +250,19 @@ class Replay:
         }
         if self.times is not None:
             data["times"] = self.times
+        if self.verdicts is not None:
+            data["verdicts"] = self.verdicts
         return data
 
     def to_json(self) -> str:
         """The replay as JSON text: one line per turn so diffs and greps stay readable."""
         data = self.to_dict()
-        turns = data.pop("turns")
-        head = json.dumps(data, indent=1, ensure_ascii=False)
-        body = ",\n".join("  " + json.dumps(t, ensure_ascii=False) for t in turns)
-        return head[:-2] + ',\n "turns": [\n' + body + ("\n ]\n}\n" if turns else " ]\n}\n")
+        rows = {k: data.pop(k) for k in ("turns", "times", "verdicts") if k in data}
+        text = json.dumps(data, indent=1, ensure_ascii=False)[:-2]
+        for key, items in rows.items():
+            body = ",\n".join("  " + json.dumps(t, ensure_ascii=False) for t in items)
+            text += f',\n "{key}": [\n' + body + ("\n ]" if items else " ]")
+        return text + "\n}\n"
 
     def save(self, path: str | Path) -> None:
         """Write the replay atomically (a temporary file renamed into place)."""
@@ -280,6 +301,7 @@ class Replay:
                 turns=[list(t) for t in data["turns"]],
                 outcome=data.get("outcome"),
                 times=data.get("times"),
+                verdicts=data.get("verdicts"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"{source}: missing or malformed field: {exc}") from None

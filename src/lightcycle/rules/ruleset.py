@@ -57,6 +57,21 @@ class Settings:
 
 BoardKind = Literal["grid", "torus", "any-grid", "graph", "any"]
 
+VERDICTS = ("ok", "timeout", "crashed", "bad_output", "illegal_move", "disqualified")
+"""What a referee can say of one seat's move: the verdict names, ``ok`` first."""
+
+VerdictEffect = Literal["cycle", "team"]
+
+DEFAULT_VERDICT_EFFECTS: dict[str, VerdictEffect] = {
+    "timeout": "team",
+    "crashed": "team",
+    "bad_output": "team",
+    "illegal_move": "cycle",
+    "disqualified": "team",
+}
+"""Every non-``ok`` verdict forfeits the cycles it names: ``cycle`` only the cycle whose
+move was wrong, ``team`` every live cycle of the seat."""
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -72,6 +87,7 @@ class Ruleset:
         board: the boards it plays on: ``grid`` (walled), ``torus``, ``any-grid``, ``graph``,
             ``any``.
         description: one line for listings.
+        verdicts: what each non-``ok`` verdict forfeits, ``cycle`` or ``team``.
     """
 
     name: str
@@ -82,6 +98,9 @@ class Ruleset:
     players: tuple[int, int] = (2, 2)
     board: BoardKind = "grid"
     description: str = ""
+    verdicts: Mapping[str, VerdictEffect] = field(
+        default_factory=lambda: dict(DEFAULT_VERDICT_EFFECTS), hash=False
+    )
 
     @property
     def id(self) -> str:

@@ -1,0 +1,41 @@
+"""What every command shares: the consoles and the user-error guard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+console = Console()
+err = Console(stderr=True)
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the project's input errors into one red line and exit status 2."""
+    from lightcycle.bots.api import BotError
+    from lightcycle.formats.errors import FormatError
+    from lightcycle.maps.spec import MapError
+    from lightcycle.protocols.base import UnsupportedGame
+    from lightcycle.referee.clock import TimeControlError
+    from lightcycle.replay.model import ReplayError
+    from lightcycle.rules.ruleset import RulesError
+    from lightcycle.sandbox import SandboxError
+
+    errors = (
+        BotError,
+        FormatError,
+        MapError,
+        ReplayError,
+        RulesError,
+        UnsupportedGame,
+        TimeControlError,
+        SandboxError,
+    )
+    try:
+        yield
+    except errors as exc:
+        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None

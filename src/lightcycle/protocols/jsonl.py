@@ -1,0 +1,201 @@
+"""``jsonl``: lightcycle's own protocol, one JSON object per line, for every ruleset.
+
+Referee to bot (every message has ``"type"``):
+
+- ``start``: ``protocol`` (``"lightcycle-jsonl"``), ``version`` (1), ``ruleset``,
+  ``settings``, ``seat``, ``players``, ``names``, ``board`` (a grid: ``kind``, ``width``,
+  ``height``, ``wrap``, ``walls`` as ``[x, y]``; a graph: ``kind``, ``nodes``, ``edges``,
+  ``walls`` as node numbers, ``positions``), ``cycles``, ``items``, ``bonus``, ``time``
+  (every time control in seconds, ``null`` when not limited) and ``params``.
+- ``turn``: ``turn`` (the number of the turn being played, from 1), ``cycles`` (each:
+  ``id``, ``team``, ``name``, ``head`` as ``[x, y]`` or a node, ``alive``, ``death``,
+  ``jumps_left``, ``item``, ``ghost``, ``turbo``), ``items``, ``scores``.
+- ``out``: the seat has no cycle left; the game goes on without it.
+- ``end``: ``result`` (``win``, ``loss`` or ``draw``), ``ranks``, ``reason``, ``turn``.
+  A bot may then receive another ``start`` (the process plays the next game) or reach
+  the end of its input.
+
+Bot to referee, one line per turn: ``{"move": M}`` for a seat with one cycle, or
+``{"moves": {"ID": M, ...}}``. A move ``M`` is a heading ``"n"``/``"e"``/``"s"``/``"w"``
+on grids, a node number on graphs, or an object ``{"heading": "n"}`` /
+``{"to": NODE}`` with optional ``"jump": true`` and ``"use_item": true``.
+
+The JSON Schema of every message is in ``docs/protocols/jsonl.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lightcycle.core.bitset import iter_cells
+from lightcycle.core.moves import Move
+from lightcycle.core.state import Cycle, GameState
+from lightcycle.core.topology import GraphTopology, GridTopology, Heading
+from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError
+from lightcycle.rules.legal import read_answer
+
+PROTOCOL = "lightcycle-jsonl"
+VERSION = 1
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class JsonLines(Codec):
+    """One seat of a game in lightcycle's JSON Lines protocol (see the module docstring)."""
+
+    name = "jsonl"
+    summary = "lightcycle's own: one JSON object per line, every ruleset"
+    multi_game = True
+    max_reply = 65536
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self._w = 0
+        self._out = False
+
+    def _head(self, cell: int) -> Any:
+        w = self._w
+        return [cell % w, cell // w] if w else cell
+
+    def _cycle(self, c: Cycle) -> dict[str, Any]:
+        return {
+            "id": c.index,
+            "team": c.team,
+            "name": c.name,
+            "head": self._head(c.head),
+            "alive": c.alive,
+            "death": None if c.death is None else str(c.death.cause),
+            "jumps_left": c.jumps_left,
+            "item": c.item,
+            "ghost": c.ghost,
+            "turbo": c.turbo,
+        }
+
+    def start(self, state: GameState, params: Params) -> bytes:
+        self._out = False
+        topo = state.board.topology
+        walls = list(iter_cells(state.board.walls))
+        board: dict[str, Any]
+        if isinstance(topo, GridTopology):
+            self._w = topo.width
+            board = {
+                "kind": "grid",
+                "width": topo.width,
+                "height": topo.height,
+                "wrap": topo.wrap,
+                "walls": [[c % topo.width, c // topo.width] for c in walls],
+            }
+        else:
+            self._w = 0
+            assert isinstance(topo, GraphTopology)
+            board = {
+                "kind": "graph",
+                "nodes": topo.size,
+                "edges": [[a, b] for a in range(topo.size) for b in topo.neighbours[a] if a < b],
+                "walls": walls,
+                "positions": [list(p) for p in topo.positions] if topo.positions else None,
+            }
+        rs = state.ruleset
+        message = {
+            "type": "start",
+            "protocol": PROTOCOL,
+            "version": VERSION,
+            "ruleset": rs.id,
+            "settings": getattr(getattr(rs, "settings", None), "to_dict", dict)(),
+            "seat": self.seat,
+            "players": len(state.teams),
+            "names": list(params.names) or [t.name for t in state.teams],
+            "board": board,
+            "cycles": [self._cycle(c) for c in state.cycles],
+            "items": [[self._head(cell), kind] for cell, kind in state.items],
+            "time": {
+                "first_move": params.first_move_time,
+                "move": params.move_time,
+                **params.time,
+            },
+            "params": dict(params.extra),
+        }
+        return _dumps(message).encode() + b"\n"
+
+    def turn(self, state: GameState) -> bytes:
+        message = {
+            "type": "turn",
+            "turn": state.turn + 1,
+            "cycles": [self._cycle(c) for c in state.cycles],
+            "items": [[self._head(cell), kind] for cell, kind in state.items],
+            "scores": list(state.scores),
+        }
+        return _dumps(message).encode() + b"\n"
+
+    def eliminated(self, state: GameState) -> bytes:
+        if self._out:
+            return b""
+        self._out = True
+        return _dumps({"type": "out", "turn": state.turn}).encode() + b"\n"
+
+    def end(self, state: GameState) -> bytes:
+        outcome = state.outcome
+        message = {
+            "type": "end",
+            "result": self.result_word(state),
+            "ranks": list(outcome.ranks) if outcome else [],
+            "reason": outcome.reason if outcome else "",
+            "turn": state.turn,
+        }
+        return _dumps(message).encode() + b"\n"
+
+    def read_move(self, buf: bytearray, state: GameState) -> Answers | None:
+        line = self.take_line(buf, "a JSON object")
+        if line is None:
+            return None
+        try:
+            data = json.loads(line)
+        except ValueError as exc:
+            raise ProtocolError(self.name, f"one JSON object per line ({exc})", line) from None
+        if not isinstance(data, dict):
+            raise ProtocolError(self.name, 'a JSON object such as {"move": "n"}', line)
+        mine = [c.index for c in state.cycles if c.team == self.seat and c.alive]
+        if "moves" in data:
+            raw = data["moves"]
+            if not isinstance(raw, dict):
+                raise ProtocolError(self.name, '"moves" as an object {"ID": move}', line)
+            answers: Answers = {}
+            for key, value in raw.items():
+                try:
+                    cycle = int(key)
+                except ValueError:
+                    raise ProtocolError(self.name, 'cycle ids as keys of "moves"', line) from None
+                answers[cycle] = self._answer(state, cycle, value, line)
+            return answers
+        if "move" in data:
+            if len(mine) != 1:
+                raise ProtocolError(
+                    self.name, f'"moves" with one entry per cycle (this seat has {len(mine)})', line
+                )
+            return {mine[0]: self._answer(state, mine[0], data["move"], line)}
+        raise ProtocolError(self.name, 'an object with "move" or "moves"', line)
+
+    def _answer(self, state: GameState, cycle: int, value: Any, line: bytes) -> object:
+        if isinstance(value, dict):
+            jump = bool(value.get("jump", False))
+            use_item = bool(value.get("use_item", False))
+            target = value.get("heading", value.get("to"))
+            if target is None:
+                raise ProtocolError(self.name, 'a move object with "heading" or "to"', line)
+            if not use_item:
+                return ("jump", target) if jump else target
+            if not (0 <= cycle < len(state.cycles)):
+                return target  # the referee reports the unknown cycle
+            try:
+                m = read_answer(state, cycle, ("jump", target) if jump else target)
+            except ValueError:
+                return target
+            return Move(cycle, m.to, jump=m.jump, use_item=True)
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            if isinstance(value, str) and isinstance(state.board.topology, GridTopology):
+                try:
+                    Heading.parse(value)
+                except ValueError:
+                    raise ProtocolError(self.name, "a heading n, e, s or w", line) from None
+            return value
+        raise ProtocolError(self.name, "a heading, a node number or a move object", line)

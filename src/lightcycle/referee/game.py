@@ -1,0 +1,439 @@
+"""One game between players of any kind: the timed, simultaneous turn loop.
+
+Every turn the referee writes each live program's request first, then runs the
+in-process bots, then waits for all programs at once on one selector: nobody is asked
+after anybody else, and a slow or silent bot costs only its own time. Each reply is read
+by its protocol's codec; whatever goes wrong becomes that seat's verdict, the ruleset says
+which cycles the verdict forfeits, and the engine steps all forfeits and moves of the turn
+together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import selectors
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lightcycle.core.moves import Forfeit, Move, Outcome
+from lightcycle.core.state import GameState
+from lightcycle.maps.spec import MapSpec
+from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError
+from lightcycle.referee.clock import Clock, TimeControl
+from lightcycle.referee.players import InProcessPlayer, Player, ProgramPlayer
+from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
+from lightcycle.replay.model import Replay
+from lightcycle.rules.engine import new_game, step
+from lightcycle.rules.observe import View
+from lightcycle.rules.ruleset import Ruleset
+from lightcycle.sandbox.process import BotProcess
+
+_now = time.perf_counter  # monotonic on every platform Python supports
+
+
+@dataclass
+class SeatRecord:
+    """One seat's account of one game.
+
+    Attributes:
+        player: who sat here.
+        clock: the seat's time account.
+        verdict: the first verdict other than ``ok`` (``ok`` if none).
+        verdict_turn: the turn of that verdict.
+        cpu: CPU seconds of the bot's process tree (programs with a CPU budget).
+        fresh_process: whether this game started a new process.
+        failed: whether a verdict took the whole seat out of the game.
+    """
+
+    player: Player
+    clock: Clock
+    verdict: Verdict = OK
+    verdict_turn: int | None = None
+    cpu: float = 0.0
+    fresh_process: bool = False
+    failed: bool = False
+
+
+@dataclass
+class GameRecord:
+    """A finished game: the result, the replay, and per-seat records."""
+
+    outcome: Outcome
+    final: GameState
+    replay: Replay
+    seats: list[SeatRecord]
+    wall_seconds: float = 0.0
+
+    @property
+    def names(self) -> list[str]:
+        """The seat names, in seat order."""
+        return [s["name"] for s in self.replay.seats]
+
+    def forfeited(self, seat: int) -> bool:
+        """Whether the seat left the game by a verdict rather than by the rules."""
+        return self.seats[seat].failed
+
+
+@dataclass(eq=False)
+class _Wire:
+    """A program seat's live connection during one game."""
+
+    seat: int
+    proc: BotProcess
+    codec: Codec
+    record: SeatRecord
+    buf: bytearray = field(default_factory=bytearray)
+    sent_at: float = 0.0
+    answered_at: float = 0.0
+    deadline: float = 0.0
+    healthy: bool = True
+    out: bool = False
+
+
+class _Failure(Exception):
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(str(verdict))
+        self.verdict = verdict
+
+
+def _crash_detail(w: _Wire) -> str:
+    status = w.proc.wait_exit(0.5)
+    text = w.proc.status_text() if status is not None else "closed its output"
+    tail = w.proc.stderr_tail(400).decode("utf-8", "replace").strip()
+    return f"{text}; stderr tail: {tail!r}" if tail else text
+
+
+class Game:
+    """Runs one game (use `play_game`)."""
+
+    def __init__(
+        self,
+        players: Sequence[Player],
+        spec: MapSpec,
+        ruleset: Ruleset,
+        seed: int,
+        controls: Sequence[TimeControl],
+        log_prefix: str = "game",
+        on_turn: Callable[[GameState], None] | None = None,
+        extra_params: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.players = list(players)
+        self.spec = spec
+        self.ruleset = ruleset
+        self.seed = seed
+        self.controls = list(controls)
+        self.log_prefix = log_prefix
+        self.on_turn = on_turn
+        self.extra_params = extra_params
+        self.names = [p.name for p in players]
+        self.state = new_game(ruleset, spec, seed=seed, players=len(players), names=self.names)
+        self.records = [SeatRecord(p, Clock(c)) for p, c in zip(players, controls, strict=True)]
+        self.wires: dict[int, _Wire] = {}
+        self.bots: dict[int, Any] = {}
+        self.turn_verdicts: list[Verdict | None] = [None] * len(players)
+        self.sel = selectors.DefaultSelector()
+
+    # -- set-up ------------------------------------------------------------------------
+    def _params(self, seat: int) -> Params:
+        c = self.controls[seat]
+        return Params(
+            first_move_time=c.first_move if c.first_move is not None else c.move,
+            move_time=c.move,
+            names=tuple(self.names),
+            extra=(("ruleset", self.ruleset.id), *self.extra_params),
+            time=c.to_dict(),
+        )
+
+    def _fail(self, seat: int, verdict: Verdict) -> None:
+        """Record a verdict; one that costs the whole seat also stops its process."""
+        rec = self.records[seat]
+        whole = effect(self.state, verdict.kind) == "team"
+        if rec.verdict.ok or (whole and not rec.failed):
+            rec.verdict = verdict
+            rec.verdict_turn = self.state.turn + 1
+        self.turn_verdicts[seat] = verdict
+        if not whole:
+            return
+        rec.failed = True
+        w = self.wires.get(seat)
+        if w is not None and w.healthy:
+            w.healthy = False
+            self._unregister(w)
+            w.proc.kill()  # a failed bot must not go on using the machine
+
+    def _unregister(self, w: _Wire) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.unregister(w.proc.stdout_fd)
+
+    def setup(self) -> None:
+        """Start or reuse each seat's process, greet it, send the start, await readies."""
+        for seat, player in enumerate(self.players):
+            if isinstance(player, InProcessPlayer):
+                bot = player.new_game()
+                self.bots[seat] = bot
+                try:
+                    bot.start(View(self.state, seat))
+                except Exception as exc:  # a bot's bug costs its seat, nothing more
+                    self._fail(
+                        seat, Verdict("crashed", f"start() raised {type(exc).__name__}: {exc}")
+                    )
+                continue
+            assert isinstance(player, ProgramPlayer)
+            player.protocol.check(self.state)
+            proc, fresh = player.ensure_process(f"{self.log_prefix}-seat{seat + 1}.log")
+            rec = self.records[seat]
+            rec.fresh_process = fresh
+            w = _Wire(seat, proc, player.protocol(seat), rec)
+            self.wires[seat] = w
+            self.sel.register(proc.stdout_fd, selectors.EVENT_READ, w)
+        greeting = [w for w in self.wires.values() if w.codec.hello and w.record.fresh_process]
+        if greeting:
+            got = self._collect(greeting, lambda w: w.codec.read_hello(w.buf), first=True)
+            for w, name in got.items():
+                if isinstance(name, str) and name:
+                    assert isinstance(w.record.player, ProgramPlayer)
+                    w.record.player.hello_name = name
+        for seat, w in self.wires.items():
+            if w.healthy:
+                w.proc.send(w.codec.start(self.state, self._params(seat)))
+        readying = [w for w in self.wires.values() if w.healthy and w.codec.wants_ready]
+        if readying:
+            got = self._collect(
+                readying, lambda w: True if w.codec.read_ready(w.buf) else None, first=True
+            )
+            for w in got:
+                if not w.record.clock.charge(w.answered_at - w.sent_at):
+                    self._fail(w.seat, Verdict("timeout", "no 'ready' reply in time"))
+
+    # -- waiting for replies -----------------------------------------------------------
+    def _collect(
+        self, wires: Sequence[_Wire], read: Callable[[_Wire], Any], first: bool = False
+    ) -> dict[_Wire, Any]:
+        """Wait for a reply from each wire until its deadline; failures become verdicts."""
+        now = _now()
+        waiting: dict[int, _Wire] = {}
+        for w in wires:
+            if not w.healthy:
+                continue
+            allowance = w.record.clock.allowance()
+            w.sent_at = now
+            w.deadline = now + allowance
+            waiting[w.proc.stdout_fd] = w
+            self._modify(w)
+        got: dict[_Wire, Any] = {}
+        # a reply may already be buffered (a bot that answers at once)
+        for w in list(waiting.values()):
+            if w.buf and self._try(w, read, got):
+                del waiting[w.proc.stdout_fd]
+        sel = self.sel
+        while waiting:
+            now = _now()
+            soonest = min(w.deadline for w in waiting.values())
+            if soonest <= now:
+                for fd, w in list(waiting.items()):
+                    if w.deadline <= now:
+                        del waiting[fd]
+                        self._timeout(w)
+                continue
+            for key, mask in sel.select(soonest - now):
+                w = key.data
+                if mask & selectors.EVENT_WRITE:
+                    w.proc.flush()
+                    self._modify(w)
+                if not mask & selectors.EVENT_READ:
+                    continue
+                data = w.proc.read()
+                if not data:
+                    if w.proc.stdout_eof:
+                        waiting.pop(w.proc.stdout_fd, None)
+                        self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
+                    continue
+                w.buf += data
+                if w.proc.stdout_fd not in waiting:
+                    if len(w.buf) > w.codec.max_reply:
+                        self._fail(
+                            w.seat, Verdict("bad_output", f"wrote {len(w.buf)} bytes unasked")
+                        )
+                    continue
+                if self._try(w, read, got):
+                    del waiting[w.proc.stdout_fd]
+        for w in wires:
+            if w in got and w.proc.pending and len(w.proc.pending) > w.proc.limits.max_pending:
+                self._fail(w.seat, Verdict("disqualified", "does not read its input"))
+        return got
+
+    def _try(self, w: _Wire, read: Callable[[_Wire], Any], got: dict[_Wire, Any]) -> bool:
+        try:
+            value = read(w)
+        except ProtocolError as exc:
+            self._fail(w.seat, Verdict("bad_output", str(exc)))
+            return True
+        if value is None:
+            return False
+        w.answered_at = _now()
+        got[w] = value
+        return True
+
+    def _timeout(self, w: _Wire) -> None:
+        allowed = w.deadline - w.sent_at
+        if w.proc.poll() is not None:
+            self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
+        else:
+            self._fail(w.seat, Verdict("timeout", f"no complete reply within {allowed:.3f} s"))
+
+    def _modify(self, w: _Wire) -> None:
+        if not w.healthy:
+            return
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if w.proc.pending else 0)
+        with contextlib.suppress(KeyError, ValueError):
+            self.sel.modify(w.proc.stdout_fd, events, w)
+
+    # -- turns -------------------------------------------------------------------------
+    def turn(self) -> None:
+        """Play one turn."""
+        state = self.state
+        records = self.records
+        self.turn_verdicts = [None] * len(self.players)
+        times: list[float | None] = [None] * len(self.players)
+        live = [
+            t for t in range(len(self.players)) if state.team_alive(t) and not records[t].failed
+        ]
+        asking: list[_Wire] = []
+        for seat in live:
+            w = self.wires.get(seat)
+            if w is None:
+                continue
+            stray = w.codec.stray(w.buf)
+            if stray:
+                self._fail(seat, Verdict("bad_output", f"wrote before being asked: {stray!r}"))
+                continue
+            w.proc.send(w.codec.turn(state))
+            if w.proc.broken_pipe:
+                self._fail(seat, Verdict("crashed", _crash_detail(w)))
+                continue
+            asking.append(w)
+        answers: dict[int, Answers] = {}
+        for seat in live:
+            bot = self.bots.get(seat)
+            if bot is None:
+                continue
+            t0 = _now()
+            try:
+                answer = bot.move(View(state, seat))
+            except Exception as exc:  # a bot's bug costs its seat, nothing more
+                self._fail(seat, Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}"))
+                continue
+            elapsed = _now() - t0
+            times[seat] = elapsed
+            if not records[seat].clock.charge(elapsed):
+                self._fail(seat, Verdict("timeout", f"took {elapsed:.3f} s"))
+                continue
+            mine = [c.index for c in state.cycles if c.team == seat and c.alive]
+            answers[seat] = answer if isinstance(answer, dict) else {mine[0]: answer}
+        if asking:
+            got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state))
+            for w, value in got.items():
+                if not w.healthy:
+                    continue
+                elapsed = w.answered_at - w.sent_at
+                times[w.seat] = elapsed
+                if not w.record.clock.charge(elapsed):
+                    self._fail(w.seat, Verdict("timeout", f"took {elapsed:.3f} s"))
+                    continue
+                answers[w.seat] = value
+            for w in asking:
+                control = w.record.clock.control
+                if w.healthy and control.cpu is not None:
+                    w.record.cpu = w.proc.cpu_time()
+                    if w.record.clock.cpu_exceeded(w.record.cpu):
+                        self._fail(
+                            w.seat,
+                            Verdict(
+                                "disqualified",
+                                f"used {w.record.cpu:.2f} s of CPU; the budget is {control.cpu} s",
+                            ),
+                        )
+        moves: dict[int, Move | Forfeit] = {}
+        for seat in live:
+            rec = records[seat]
+            if rec.failed:
+                moves.update(forfeit_team(state, seat, rec.verdict))
+                continue
+            seat_moves, verdict = judge_answers(state, seat, answers.get(seat, {}))
+            moves.update(seat_moves)
+            if not verdict.ok:
+                self._fail(seat, verdict)
+        verdicts = [v.to_dict() if v is not None else None for v in self.turn_verdicts]
+        self.replay.record(state, moves, times=times, verdicts=verdicts)
+        self.state = step(state, moves)
+        for seat in live:
+            if not self.state.team_alive(seat) and self.state.outcome is None:
+                w = self.wires.get(seat)
+                if w is not None and w.healthy:
+                    w.proc.send(w.codec.eliminated(self.state))
+
+    # -- the whole game ----------------------------------------------------------------
+    def run(self) -> GameRecord:
+        """Play the game to its end and close what must be closed."""
+        t0 = _now()
+        seats = [
+            {"name": n, "bot": p.spec.text} for n, p in zip(self.names, self.players, strict=True)
+        ]
+        self.replay = Replay.start(self.state, self.spec, seats)
+        try:
+            self.setup()
+            if self.on_turn:
+                self.on_turn(self.state)
+            while self.state.outcome is None:
+                self.turn()
+                if self.on_turn:
+                    self.on_turn(self.state)
+        finally:
+            self._finish()
+        self.replay.finish(self.state)
+        assert self.state.outcome is not None
+        return GameRecord(self.state.outcome, self.state, self.replay, self.records, _now() - t0)
+
+    def _finish(self) -> None:
+        for _seat, w in self.wires.items():
+            player = w.record.player
+            assert isinstance(player, ProgramPlayer)
+            if w.healthy and self.state.outcome is not None:
+                w.proc.send(w.codec.end(self.state))
+            if not (w.healthy and w.codec.multi_game):
+                player.stop(grace=0.05 if w.healthy else 0.0)
+        self.sel.close()
+
+
+def play_game(
+    players: Sequence[Player],
+    spec: MapSpec,
+    ruleset: Ruleset,
+    seed: int = 0,
+    controls: TimeControl | Sequence[TimeControl] | None = None,
+    log_prefix: str = "game",
+    on_turn: Callable[[GameState], None] | None = None,
+    extra_params: tuple[tuple[str, str], ...] = (),
+) -> GameRecord:
+    """Play one game and return its record.
+
+    Args:
+        players: one per seat (`InProcessPlayer` or `ProgramPlayer`).
+        spec: the map.
+        ruleset: the rules, settings applied.
+        seed: the game seed.
+        controls: one time control for all seats, or one per seat.
+        log_prefix: file name prefix of the bots' stderr logs.
+        on_turn: called with every state (live display).
+        extra_params: more ``key value`` parameters for protocols that announce them.
+
+    Raises:
+        UnsupportedGame: a player's protocol cannot carry this game.
+    """
+    if controls is None:
+        controls = TimeControl()
+    if isinstance(controls, TimeControl):
+        controls = [controls] * len(players)
+    return Game(players, spec, ruleset, seed, controls, log_prefix, on_turn, extra_params).run()

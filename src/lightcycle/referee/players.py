@@ -1,0 +1,260 @@
+"""Players of a match: in-process Python bots and bot programs, from their specs.
+
+A spec on the command line is one of:
+
+- ``builtin:NAME`` (or just ``NAME``): a built-in bot, run in the referee's process;
+- ``py:path/to/bot.py[:ClassName]``: a Python bot class, run in the referee's process
+  (trusted code: it is timed, but a bot that never returns would stop the match; run
+  untrusted Python as ``cmd:python3 bot.py`` with a protocol);
+- ``cmd:COMMAND``: a program in any language, speaking ``--protocol``;
+- ``path/to/bot.toml``: a bot file naming its command, protocol, working directory,
+  time settings and display name.
+
+A program is started once and kept for every turn of a game, and for every game of a
+match where its protocol allows (``jsonl``).
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lightcycle.bots.api import Bot, BotError
+from lightcycle.bots.registry import make_bot
+from lightcycle.protocols import get_protocol
+from lightcycle.protocols.base import Codec
+from lightcycle.sandbox import BotProcess, Limits
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec.
+
+    Attributes:
+        text: the spec as given.
+        kind: ``inproc`` (built-in and ``py:`` bots) or ``program``.
+        name: the display name (``None``: from the bot or the command).
+        command: the program's argv.
+        protocol: the program's wire protocol.
+        cwd: the program's working directory.
+        time: time-control overrides from a bot file.
+        memory: the program's memory limit in bytes (``None``: the match default).
+    """
+
+    text: str
+    kind: str
+    name: str | None = None
+    command: tuple[str, ...] = ()
+    protocol: str | None = None
+    cwd: Path | None = None
+    time: dict[str, Any] = field(default_factory=dict)
+    memory: int | None = None
+
+
+def parse_bot_spec(text: str, protocol: str | None = None) -> BotSpec:
+    """Read a bot spec (see the module docstring).
+
+    Args:
+        text: the spec.
+        protocol: the protocol of ``cmd:`` bots (``--protocol``).
+
+    Raises:
+        BotError: naming what is wrong and the accepted forms.
+    """
+    t = text.strip()
+    if t.startswith("cmd:"):
+        try:
+            argv = tuple(shlex.split(t[4:]))
+        except ValueError as exc:
+            raise BotError(f"cannot split the command of {text!r}: {exc}") from None
+        if not argv:
+            raise BotError(f"{text!r}: give a command after cmd:, e.g. cmd:'python3 bot.py'")
+        if protocol is None:
+            raise BotError(
+                f"{text!r} needs a protocol: add --protocol tron2010|aichallenge|sexp|jsonl"
+            )
+        _check_protocol(protocol, text)
+        return BotSpec(text=t, kind="program", command=argv, protocol=protocol)
+    if t.endswith(".toml") or t.startswith("toml:"):
+        return read_bot_file(Path(t.removeprefix("toml:")), protocol)
+    make_bot(t)  # raises BotError with the accepted forms
+    return BotSpec(text=t, kind="inproc")
+
+
+def _check_protocol(protocol: str, where: str) -> None:
+    try:
+        get_protocol(protocol)
+    except ValueError as exc:
+        raise BotError(f"{where}: {exc}") from None
+
+
+def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
+    """Read a TOML bot file.
+
+    Keys: ``command`` (a string or a list, required), ``protocol`` (default: the match's
+    ``--protocol``), ``name``, ``cwd`` (relative to the file; default the file's folder),
+    ``memory_mb``, and a ``[time]`` table (``move``, ``first_move``, ``bank``,
+    ``average``, ``cpu`` in seconds).
+
+    Raises:
+        BotError: naming the file and the key that is wrong.
+    """
+    if not path.is_file():
+        raise BotError(f"bot file {path} not found")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise BotError(f"{path}: not valid TOML: {exc}") from None
+    known = {"command", "protocol", "name", "cwd", "memory_mb", "time"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise BotError(
+            f"{path}: unknown key {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
+    command = data.get("command")
+    if isinstance(command, str):
+        argv = tuple(shlex.split(command))
+    elif isinstance(command, list) and all(isinstance(a, str) for a in command):
+        argv = tuple(command)
+    else:
+        raise BotError(
+            f'{path}: "command" must be a string or a list of strings, e.g. command = "./mybot"'
+        )
+    if not argv:
+        raise BotError(f'{path}: "command" is empty')
+    proto = data.get("protocol", protocol)
+    if not isinstance(proto, str):
+        raise BotError(f'{path}: set protocol = "tron2010" (or aichallenge, sexp, jsonl)')
+    _check_protocol(proto, str(path))
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise BotError(f'{path}: "name" must be a string')
+    cwd_text = data.get("cwd", ".")
+    if not isinstance(cwd_text, str):
+        raise BotError(f'{path}: "cwd" must be a string (a folder)')
+    cwd = (path.parent / cwd_text).resolve()
+    if not cwd.is_dir():
+        raise BotError(f"{path}: cwd {cwd} is not a folder")
+    timing = data.get("time", {})
+    if not isinstance(timing, dict) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in timing.values()
+    ):
+        raise BotError(f"{path}: [time] holds numbers of seconds, e.g. move = 1.0")
+    memory = data.get("memory_mb")
+    if memory is not None and (not isinstance(memory, int) or memory <= 0):
+        raise BotError(f'{path}: "memory_mb" must be a positive integer')
+    return BotSpec(
+        text=str(path),
+        kind="program",
+        name=name,
+        command=argv,
+        protocol=proto,
+        cwd=cwd,
+        time={k: float(v) for k, v in timing.items()},
+        memory=memory * (1 << 20) if memory is not None else None,
+    )
+
+
+class Player:
+    """One bot across the games of a match (a seat changes from game to game)."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        self.spec = spec
+        self.name = spec.name or spec.text
+
+    def shutdown(self) -> None:
+        """Release what the player holds (processes)."""
+
+
+class InProcessPlayer(Player):
+    """A Python bot called in the referee's own process; a fresh instance per game."""
+
+    def __init__(self, spec: BotSpec) -> None:
+        super().__init__(spec)
+        self.bot: Bot = make_bot(spec.text)
+        self.name = spec.name or self.bot.display_name
+
+    def new_game(self) -> Bot:
+        """A fresh bot instance for the next game."""
+        self.bot = make_bot(self.spec.text)
+        return self.bot
+
+
+class ProgramPlayer(Player):
+    """A bot program; its process is kept between games where the protocol allows.
+
+    Attributes:
+        protocol: the codec class of its protocol.
+        process: the running process, if any.
+        starts: how many times a process was started (reuse keeps this low).
+        startup_seconds: wall time spent starting processes.
+    """
+
+    def __init__(self, spec: BotSpec, limits: Limits, log_dir: Path | None) -> None:
+        super().__init__(spec)
+        assert spec.protocol is not None
+        self.protocol: type[Codec] = get_protocol(spec.protocol)
+        self.limits = (
+            limits
+            if spec.memory is None
+            else Limits(
+                memory=spec.memory,
+                stderr_tail=limits.stderr_tail,
+                isolate=limits.isolate,
+                max_pending=limits.max_pending,
+            )
+        )
+        self.log_dir = log_dir
+        self.process: BotProcess | None = None
+        self.starts = 0
+        self.startup_seconds = 0.0
+        self.hello_name: str | None = None
+        self.name = spec.name or program_name(spec.command, spec.cwd)
+
+    def ensure_process(self, log_name: str) -> tuple[BotProcess, bool]:
+        """The running process, starting one if needed; and whether it is new."""
+        if (
+            self.process is not None
+            and self.process.poll() is None
+            and not self.process.broken_pipe
+        ):
+            return self.process, False
+        self.stop()
+        log = self.log_dir / log_name if self.log_dir is not None else None
+        t0 = time.perf_counter()
+        self.process = BotProcess(
+            self.spec.command, cwd=self.spec.cwd, log_path=log, limits=self.limits
+        )
+        self.startup_seconds += time.perf_counter() - t0
+        self.starts += 1
+        return self.process, True
+
+    def stop(self, grace: float = 0.0) -> None:
+        """End the current process, if any (its stderr tail goes to its log)."""
+        if self.process is not None:
+            self.process.close(grace=grace)
+            self.process = None
+
+    def shutdown(self) -> None:
+        self.stop(grace=0.2)
+
+
+def program_name(argv: tuple[str, ...], cwd: Path | None = None) -> str:
+    """A short display name for a command: its script (``tron2010/bot.py``) or program."""
+    for arg in reversed(argv):
+        p = (cwd / arg) if cwd is not None else Path(arg)
+        if not arg.startswith("-") and p.is_file():
+            path = Path(arg)
+            return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
+    return Path(argv[0]).name
+
+
+def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None) -> Player:
+    """The player for ``spec``."""
+    if spec.kind == "program":
+        return ProgramPlayer(spec, limits, log_dir)
+    return InProcessPlayer(spec)

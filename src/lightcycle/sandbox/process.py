@@ -1,0 +1,378 @@
+"""`BotProcess`: one bot program, started once, fed without blocking, killed completely.
+
+Guarantees, whatever the program does:
+
+- it runs in its own session and process group, with ``RLIMIT_DATA`` as its memory limit
+  (``RLIMIT_AS`` would stop Java and Node from starting) and no core files;
+- where unprivileged PID namespaces work (``unshare`` from util-linux), it runs as the
+  first process of its own PID namespace, so killing it kills every process it started,
+  daemons included, and the kernel reaps them all;
+- otherwise every process it starts inherits a mark in its environment, and `kill` looks
+  for marked processes as well as signalling the process group;
+- its stderr is drained by a thread into a bounded tail, so a flood can neither block the
+  bot nor grow the referee's memory; the tail is written to the bot's log file;
+- writes to its stdin never block the caller: what the pipe cannot take waits in a buffer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from lightcycle.sandbox import proctree
+
+MARK = "LIGHTCYCLE_BOT_MARK"
+
+
+class SandboxError(RuntimeError):
+    """A bot program that cannot be started (missing file, not executable...)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits of one bot process.
+
+    Attributes:
+        memory: bytes of data segment (``RLIMIT_DATA``); ``None`` for no limit.
+        stderr_tail: bytes of stderr kept (the last ones); the rest is counted, not kept.
+        isolate: ``auto`` (a PID namespace where the system allows it), ``pidns``
+            (required) or ``none``.
+        max_pending: bytes of unread input the bot may leave before it is refused.
+    """
+
+    memory: int | None = 1 << 30
+    stderr_tail: int = 64 * 1024
+    isolate: str = "auto"
+    max_pending: int = 4 << 20
+
+
+@cache
+def pidns_prefix() -> tuple[str, ...]:
+    """The command prefix that starts a program in a new PID namespace, or ``()``."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        return ()
+    base = (unshare, "--pid", "--fork", "--kill-child")
+    candidates: list[tuple[str, ...]] = [base] if os.geteuid() == 0 else []
+    candidates.append((unshare, "--user", "--map-current-user", "--pid", "--fork", "--kill-child"))
+    candidates.append((unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"))
+    for prefix in candidates:
+        try:
+            done = subprocess.run([*prefix, "true"], capture_output=True, timeout=5, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0:
+            return prefix
+    return ()
+
+
+@cache
+def become_subreaper() -> bool:
+    """Adopt orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``), so they can be reaped.
+
+    Without a PID namespace, a bot's daemonised grandchild is re-parented to PID 1, which
+    on some machines never reaps it; as a subreaper the referee adopts it instead and
+    `BotProcess.kill` reaps it.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(36, 1, 0, 0, 0) == 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def _limit(memory: int | None) -> None:  # runs in the child between fork and exec
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if memory is not None:
+        resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+
+
+def describe_status(code: int | None) -> str:
+    """``exit code 3``, ``killed by signal SIGSEGV`` or ``still running``."""
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return f"killed by signal {name}"
+    return f"exit code {code}"
+
+
+def _reap(pid: int, timeout: float = 1.0) -> None:
+    """Reap ``pid`` if it became our child (we are a subreaper); give up after ``timeout``."""
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done or time.monotonic() > end:
+            return
+        time.sleep(0.005)
+
+
+class BotProcess:
+    """A running bot program (see the module docstring).
+
+    Args:
+        argv: the command, already split.
+        cwd: its working directory.
+        log_path: where its stderr tail is written when it is closed (``None``: kept in
+            memory only).
+        limits: memory, stderr and isolation limits.
+        env: extra environment variables.
+
+    Raises:
+        SandboxError: the program could not be started; the message says why.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        cwd: str | os.PathLike[str] | None = None,
+        log_path: str | os.PathLike[str] | None = None,
+        limits: Limits | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if not argv:
+            raise SandboxError("empty bot command")
+        self.argv = list(argv)
+        limits = limits if limits is not None else Limits()
+        self.limits = limits
+        self.log_path = Path(log_path) if log_path is not None else None
+        self.mark = uuid.uuid4().hex
+        prefix: tuple[str, ...] = ()
+        if limits.isolate != "none":
+            prefix = pidns_prefix()
+            if not prefix and limits.isolate == "pidns":
+                raise SandboxError("PID namespaces are not available here (isolate='pidns')")
+        self.isolated = bool(prefix)
+        if not self.isolated:
+            become_subreaper()
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        full_env[MARK] = self.mark
+        full_env.setdefault("PYTHONUNBUFFERED", "1")
+        try:
+            self.proc = subprocess.Popen(
+                [*prefix, *self.argv],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=full_env,
+                start_new_session=True,
+                preexec_fn=lambda: _limit(limits.memory),
+                bufsize=0,
+            )
+        except OSError as exc:
+            raise SandboxError(
+                f"cannot start {' '.join(self.argv)!r}: {exc.strerror or exc}"
+            ) from exc
+        self.started = time.perf_counter()
+        self.pid = self.proc.pid
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self.stdin_fd = self.proc.stdin.fileno()
+        self.stdout_fd = self.proc.stdout.fileno()
+        os.set_blocking(self.stdin_fd, False)
+        os.set_blocking(self.stdout_fd, False)
+        self.pending = bytearray()
+        self.broken_pipe = False
+        self.stdout_eof = False
+        self.stderr_bytes = 0
+        self._tail = bytearray()
+        self._tail_lock = threading.Lock()
+        self._cpu_seen = 0.0
+        self._closed = False
+        self._drain = threading.Thread(
+            target=self._drain_stderr, name=f"stderr-{self.pid}", daemon=True
+        )
+        self._drain.start()
+
+    # -- stderr ------------------------------------------------------------------------
+    def _drain_stderr(self) -> None:
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        keep = self.limits.stderr_tail
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            with self._tail_lock:
+                self.stderr_bytes += len(chunk)
+                self._tail += chunk
+                if len(self._tail) > keep:
+                    del self._tail[: len(self._tail) - keep]
+
+    def stderr_tail(self, limit: int | None = None) -> bytes:
+        """The last bytes the bot wrote to stderr (all kept ones, or the last ``limit``)."""
+        with self._tail_lock:
+            data = bytes(self._tail)
+        return data if limit is None else data[-limit:]
+
+    # -- stdin / stdout ----------------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        """Write ``data`` to the bot's stdin without blocking (the rest waits in a buffer)."""
+        if self.broken_pipe or not data:
+            return
+        if self.pending:
+            self.pending += data
+            self.flush()
+            return
+        try:
+            n = os.write(self.stdin_fd, data)
+        except BlockingIOError:
+            n = 0
+        except OSError:
+            self.broken_pipe = True
+            return
+        if n < len(data):
+            self.pending += data[n:]
+
+    def flush(self) -> None:
+        """Write what the pipe can take of the buffered input."""
+        while self.pending and not self.broken_pipe:
+            try:
+                n = os.write(self.stdin_fd, self.pending)
+            except BlockingIOError:
+                return
+            except OSError:
+                self.broken_pipe = True
+                return
+            del self.pending[:n]
+
+    def read(self) -> bytes:
+        """What the bot wrote to stdout since the last read (``b""`` if nothing, or at EOF)."""
+        if self.stdout_eof:
+            return b""
+        try:
+            data = os.read(self.stdout_fd, 65536)
+        except BlockingIOError:
+            return b""
+        except OSError as exc:
+            if exc.errno != errno.EAGAIN:
+                self.stdout_eof = True
+            return b""
+        if not data:
+            self.stdout_eof = True
+        return data
+
+    def close_stdin(self) -> None:
+        """Send end of input (bots of every protocol exit on it)."""
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        self.broken_pipe = True
+
+    # -- status ------------------------------------------------------------------------
+    def poll(self) -> int | None:
+        """The exit status if the bot's main process has ended (negative: a signal)."""
+        return self.proc.poll()
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the main process to end."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def status_text(self) -> str:
+        """How the process ended, e.g. ``killed by signal SIGSEGV``."""
+        return describe_status(self.poll())
+
+    def cpu_time(self) -> float:
+        """CPU seconds used so far by the bot's whole process tree (children included).
+
+        Reads ``/proc``; counts live processes and the children they reaped. Never
+        decreases from one call to the next.
+        """
+        total = sum(p.cpu for p in proctree.tree(self.pid, self.pid))
+        if total > self._cpu_seen:
+            self._cpu_seen = total
+        return self._cpu_seen
+
+    def alive_processes(self) -> list[int]:
+        """PIDs of the bot's processes still present (zombies included)."""
+        found = {p.pid for p in proctree.tree(self.pid, self.pid)}
+        found.update(proctree.marked(MARK, self.mark))
+        return sorted(found)
+
+    # -- ending ------------------------------------------------------------------------
+    def kill(self) -> None:
+        """Kill every process of the bot now and reap its main process."""
+        targets = set(proctree.marked(MARK, self.mark)) if not self.isolated else set()
+        for sig_target in (self.pid,):
+            with contextlib.suppress(OSError):
+                os.killpg(sig_target, signal.SIGKILL)
+        for pid in targets:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+        self.wait_exit(5.0)
+        for pid in targets - {self.pid}:
+            _reap(pid)
+
+    def close(self, grace: float = 0.2) -> int | None:
+        """End the bot: close its input, give it ``grace`` seconds, then kill what is left.
+
+        Writes the stderr tail to the log file. Safe to call twice.
+
+        Returns:
+            The main process's exit status (negative: the signal that killed it).
+        """
+        if self._closed:
+            return self.proc.returncode
+        self._closed = True
+        self.close_stdin()
+        status = self.wait_exit(grace) if grace > 0 else self.poll()
+        self.kill()  # also the children and daemons of a bot that exited by itself
+        if status is None:
+            status = self.proc.returncode
+        self._drain.join(timeout=1.0)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        self.write_log()
+        return status
+
+    def write_log(self) -> None:
+        """Write the kept stderr tail to the log file (atomically)."""
+        if self.log_path is None:
+            return
+        tail = self.stderr_tail()
+        dropped = self.stderr_bytes - len(tail)
+        head = f"# {' '.join(self.argv)}\n# stderr: {self.stderr_bytes} bytes"
+        if dropped > 0:
+            head += f", the first {dropped} dropped; the last {len(tail)} follow"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.log_path.with_name(self.log_path.name + ".tmp")
+        tmp.write_bytes(head.encode() + b"\n" + tail)
+        os.replace(tmp, self.log_path)
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(grace=0)

@@ -1,0 +1,100 @@
+"""Reading the process table from ``/proc``: descendants, CPU times, marked processes.
+
+Linux only; on other systems these helpers find nothing and the caller falls back to
+process-group signals.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+@dataclass(frozen=True, slots=True)
+class ProcInfo:
+    """One line of the process table.
+
+    Attributes:
+        pid, ppid, pgid, sid: as the kernel reports them.
+        state: ``R``, ``S``, ``Z`` (zombie) ...
+        cpu: user + system seconds of the process and of its reaped children.
+    """
+
+    pid: int
+    ppid: int
+    pgid: int
+    sid: int
+    state: str
+    cpu: float
+
+
+def read_stat(pid: int) -> ProcInfo | None:
+    """The process ``pid`` from ``/proc/PID/stat``, or ``None`` if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    # the command name may hold spaces and parentheses: split after the last ")"
+    rest = raw[raw.rfind(b")") + 2 :].split()
+    try:
+        ticks = int(rest[11]) + int(rest[12]) + int(rest[13]) + int(rest[14])
+        return ProcInfo(
+            pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), ticks / _TICK
+        )
+    except (IndexError, ValueError):
+        return None
+
+
+def processes() -> Iterator[ProcInfo]:
+    """Every process this user can see."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if name.isdigit():
+            info = read_stat(int(name))
+            if info is not None:
+                yield info
+
+
+def tree(root: int, sid: int | None = None) -> list[ProcInfo]:
+    """``root`` and its descendants, plus every process of session ``sid``.
+
+    Descendants are found through parent links, so a daemon that left the session but
+    was re-parented inside the bot's PID namespace is still found.
+    """
+    table = list(processes())
+    children: dict[int, list[ProcInfo]] = {}
+    for p in table:
+        children.setdefault(p.ppid, []).append(p)
+    found: dict[int, ProcInfo] = {}
+    stack = [p for p in table if p.pid == root or (sid is not None and p.sid == sid)]
+    while stack:
+        p = stack.pop()
+        if p.pid in found:
+            continue
+        found[p.pid] = p
+        stack.extend(children.get(p.pid, ()))
+    return list(found.values())
+
+
+def marked(variable: str, value: str) -> list[int]:
+    """Processes whose environment holds ``variable=value`` (a bot's inherited mark)."""
+    needle = f"{variable}={value}".encode()
+    out = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = f.read()
+        except OSError:
+            continue
+        if needle in env.split(b"\0"):
+            out.append(int(name))
+    return out
