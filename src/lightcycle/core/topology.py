@@ -144,6 +144,11 @@ class GridTopology(Topology):
         """Return ``(x, y)`` of ``cell``."""
         return cell % self.width, cell // self.width
 
+    def edge_cells(self) -> list[int]:
+        """The cells of the outermost ring (first and last rows and columns)."""
+        w, h = self.width, self.height
+        return [c for c in range(self.size) if c % w in (0, w - 1) or c // w in (0, h - 1)]
+
     def move(self, cell: int, heading: Heading | int) -> int:
         """Return the cell one step from ``cell`` towards ``heading`` (``OFF`` if none)."""
         return self.step_table[cell * 4 + int(heading)]

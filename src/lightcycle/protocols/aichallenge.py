@@ -1,10 +1,11 @@
 """``aichallenge``: the multi-player contest protocol (``turn`` / ``go``, moves n/e/s/w).
 
 Set-up: ``turn 0``, then one ``key value`` line per parameter (``loadtime`` and
-``turntime`` in milliseconds, ``no_rows``, ``no_cols``, ``no_players``, ``bot_id``, and
-parameters a bot must ignore if it does not know them), then ``map`` and the rows (``.``
-floor, ``%`` wall, ``a``, ``b``... each player's start), then ``ready``. The bot answers
-``go`` within loadtime.
+``turntime`` in milliseconds, 0 meaning not limited, ``no_rows``, ``no_cols``,
+``no_players``, ``bot_id``, and parameters a bot must ignore if it does not know them),
+then ``map`` and the rows (``.`` floor, ``%`` wall, ``a``, ``b``... each player's start),
+then ``ready``. A wrap-around board adds the parameter ``wrap 1``; every game adds
+``ruleset NAME@VERSION``. The bot answers ``go`` within loadtime.
 
 Each turn: ``turn N``, one ``p ID ROW COL`` line per live player (ID as in ``bot_id``,
 counted from 0), then ``go``; the bot answers ``n``, ``e``, ``s`` or ``w`` on a line
@@ -13,11 +14,31 @@ within turntime. ``end`` tells a bot the game is over for it.
 
 from __future__ import annotations
 
+import re
+
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError, UnsupportedGame
 
 _MOVES = {b"n": "n", b"e": "e", b"s": "s", b"w": "w"}
+_KEY = re.compile(r"[a-z_][a-z0-9_]*")
+_RESERVED = frozenset(
+    {
+        "turn",
+        "map",
+        "ready",
+        "go",
+        "end",
+        "p",
+        "loadtime",
+        "turntime",
+        "no_rows",
+        "no_cols",
+        "no_players",
+        "bot_id",
+        "wrap",
+    }
+)
 
 
 def _ms(seconds: float | None) -> int:
@@ -49,6 +70,12 @@ class AIChallenge(Codec):
 
     def start(self, state: GameState, params: Params) -> bytes:
         self.check(state)
+        for key, value in params.extra:
+            if not _KEY.fullmatch(key) or key in _RESERVED or "\n" in value or "\r" in value:
+                raise UnsupportedGame(
+                    f"parameter {key!r}={value!r} cannot be announced: use a lower-case word "
+                    f"other than {', '.join(sorted(_RESERVED))} and a one-line value"
+                )
         self._ended = False
         topo = state.board.topology
         assert isinstance(topo, GridTopology)
@@ -66,6 +93,7 @@ class AIChallenge(Codec):
             f"no_cols {topo.width}",
             f"no_players {len(state.teams)}",
             f"bot_id {self.seat}",
+            *(["wrap 1"] if topo.wrap else []),
             *(f"{k} {v}" for k, v in params.extra),
             "map",
         ]

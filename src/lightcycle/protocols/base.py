@@ -138,10 +138,12 @@ class Codec:
     # -- helpers -----------------------------------------------------------------------
     def take_line(self, buf: bytearray, what: str) -> bytes | None:
         """Pop one line (without its end) from ``buf``; ``None`` if no full line yet."""
-        i = buf.find(b"\n")
+        i = buf.find(b"\n", 0, self.max_reply + 1)
         if i < 0:
             if len(buf) > self.max_reply:
-                raise ProtocolError(self.name, f"{what} on one line", bytes(buf))
+                raise ProtocolError(
+                    self.name, f"{what} on a line of at most {self.max_reply} bytes", bytes(buf)
+                )
             return None
         line = bytes(buf[:i])
         del buf[: i + 1]

@@ -34,11 +34,21 @@ class Sexp(Codec):
 
     @classmethod
     def check(cls, state: GameState) -> None:
-        """Two one-cycle players on a grid (torus or walled)."""
-        if not isinstance(state.board.topology, GridTopology):
+        """Two one-cycle players on a torus, or on a grid whose edge cells are all walls.
+
+        The protocol never says whether the board wraps, and the course's bots assume it
+        does; on a grid with a wall all round, wrapping or not makes no difference.
+        """
+        topo = state.board.topology
+        if not isinstance(topo, GridTopology):
             raise UnsupportedGame("the sexp protocol carries grids only; use jsonl")
         if len(state.teams) != 2 or len(state.cycles) != 2:
             raise UnsupportedGame("the sexp protocol carries two one-cycle players; use jsonl")
+        if not topo.wrap and not all((state.board.walls >> c) & 1 for c in topo.edge_cells()):
+            raise UnsupportedGame(
+                "the sexp protocol cannot say that a board does not wrap: use a torus map, "
+                "a map with a wall all round, or --protocol jsonl"
+            )
 
     def read_hello(self, buf: bytearray) -> str | None:
         line = self.take_line(buf, "the bot's name")

@@ -317,21 +317,33 @@ class BotProcess:
         return sorted(found)
 
     # -- ending ------------------------------------------------------------------------
-    def kill(self) -> None:
-        """Kill every process of the bot now and reap its main process."""
-        targets = set(proctree.marked(MARK, self.mark)) if not self.isolated else set()
-        for sig_target in (self.pid,):
-            with contextlib.suppress(OSError):
-                os.killpg(sig_target, signal.SIGKILL)
-        for pid in targets:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
+    def kill(self, timeout: float = 2.0) -> None:
+        """Kill every process of the bot and wait until they are gone (and reaped).
+
+        Signals the process group, then every process found in the bot's session, its
+        tree or carrying its mark, until none is left or ``timeout`` seconds pass.
+        """
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
         if self.proc.poll() is None:
             with contextlib.suppress(OSError):
                 self.proc.kill()
-        self.wait_exit(5.0)
-        for pid in targets - {self.pid}:
-            _reap(pid)
+        self.wait_exit(timeout)
+        end = time.monotonic() + timeout
+        seen: set[int] = set()
+        while True:
+            left = set(self.alive_processes()) - {self.pid}
+            if not left or time.monotonic() > end:
+                break
+            seen |= left
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            for pid in left:
+                _reap(pid, timeout=0.0)
+            time.sleep(0.005)
+        for pid in seen:
+            _reap(pid, timeout=0.0)
 
     def close(self, grace: float = 0.2) -> int | None:
         """End the bot: close its input, give it ``grace`` seconds, then kill what is left.

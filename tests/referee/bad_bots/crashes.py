@@ -1,0 +1,6 @@
+# verdict: crashed
+# detail: exit code 1.*ZeroDivisionError
+from _tron import play
+
+play(2)
+print(1 / 0)

@@ -1,0 +1,9 @@
+# verdict: crashed
+# detail: MemoryError
+# options: memory=200
+from _tron import play
+
+play(1)
+hog = []
+while True:
+    hog.append(bytearray(64 << 20))

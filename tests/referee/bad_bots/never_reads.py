@@ -1,0 +1,4 @@
+# verdict: timeout
+import time
+
+time.sleep(3600)

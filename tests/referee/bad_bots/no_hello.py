@@ -1,0 +1,5 @@
+# verdict: timeout
+# protocol: sexp
+import time
+
+time.sleep(3600)
