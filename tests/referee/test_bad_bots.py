@@ -12,6 +12,7 @@ import re
 import resource
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -21,8 +22,7 @@ from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import play_game
 from lightcycle.referee.players import BotSpec, make_player
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import BotProcess, Limits
-from lightcycle.sandbox import proctree
+from lightcycle.sandbox import BotProcess, Limits, proctree
 from lightcycle.sandbox.process import MARK
 
 HERE = Path(__file__).parent / "bad_bots"
@@ -43,7 +43,7 @@ def headers(path: Path) -> dict[str, str]:
 class Recorder(BotProcess):
     """A `BotProcess` that remembers every process started, for the leftover checks."""
 
-    started: list[BotProcess] = []
+    started: ClassVar[list[BotProcess]] = []
 
     def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*a, **kw)

@@ -5,7 +5,7 @@ Referee to bot (every message has ``"type"``):
 - ``start``: ``protocol`` (``"lightcycle-jsonl"``), ``version`` (1), ``ruleset``,
   ``settings``, ``seat``, ``players``, ``names``, ``board`` (a grid: ``kind``, ``width``,
   ``height``, ``wrap``, ``walls`` as ``[x, y]``; a graph: ``kind``, ``nodes``, ``edges``,
-  ``walls`` as node numbers, ``positions``), ``cycles``, ``items``, ``bonus``, ``time``
+  ``walls`` as node numbers, ``positions``), ``cycles``, ``items``, ``time``
   (every time control in seconds, ``null`` when not limited) and ``params``.
 - ``turn``: ``turn`` (the number of the turn being played, from 1), ``cycles`` (each:
   ``id``, ``team``, ``name``, ``head`` as ``[x, y]`` or a node, ``alive``, ``death``,
@@ -111,7 +111,7 @@ class JsonLines(Codec):
             "time": {
                 "first_move": params.first_move_time,
                 "move": params.move_time,
-                **params.time,
+                **{k: v for k, v in params.time.items() if k not in ("first_move", "move")},
             },
             "params": dict(params.extra),
         }
@@ -152,6 +152,8 @@ class JsonLines(Codec):
             data = json.loads(line)
         except ValueError as exc:
             raise ProtocolError(self.name, f"one JSON object per line ({exc})", line) from None
+        except RecursionError:
+            raise ProtocolError(self.name, "a JSON object nested less deeply", line) from None
         if not isinstance(data, dict):
             raise ProtocolError(self.name, 'a JSON object such as {"move": "n"}', line)
         mine = [c.index for c in state.cycles if c.team == self.seat and c.alive]
@@ -176,12 +178,14 @@ class JsonLines(Codec):
         raise ProtocolError(self.name, 'an object with "move" or "moves"', line)
 
     def _answer(self, state: GameState, cycle: int, value: Any, line: bytes) -> object:
+        grid = isinstance(state.board.topology, GridTopology)
         if isinstance(value, dict):
-            jump = bool(value.get("jump", False))
-            use_item = bool(value.get("use_item", False))
-            target = value.get("heading", value.get("to"))
-            if target is None:
-                raise ProtocolError(self.name, 'a move object with "heading" or "to"', line)
+            key = "heading" if grid else "to"
+            target = self._target(value.get(key), grid, line, f'a move object with "{key}"')
+            jump = value.get("jump", False)
+            use_item = value.get("use_item", False)
+            if not isinstance(jump, bool) or not isinstance(use_item, bool):
+                raise ProtocolError(self.name, '"jump" and "use_item" as true or false', line)
             if not use_item:
                 return ("jump", target) if jump else target
             if not (0 <= cycle < len(state.cycles)):
@@ -191,11 +195,19 @@ class JsonLines(Codec):
             except ValueError:
                 return target
             return Move(cycle, m.to, jump=m.jump, use_item=True)
-        if isinstance(value, str | int) and not isinstance(value, bool):
-            if isinstance(value, str) and isinstance(state.board.topology, GridTopology):
+        return self._target(
+            value, grid, line, "a heading n, e, s or w" if grid else "a node number"
+        )
+
+    def _target(self, value: Any, grid: bool, line: bytes, expected: str) -> object:
+        """A heading string on grids, a node number on graphs; anything else is refused."""
+        if grid:
+            if isinstance(value, str):
                 try:
                     Heading.parse(value)
                 except ValueError:
-                    raise ProtocolError(self.name, "a heading n, e, s or w", line) from None
+                    raise ProtocolError(self.name, expected, line) from None
+                return value
+        elif isinstance(value, int) and not isinstance(value, bool):
             return value
-        raise ProtocolError(self.name, "a heading, a node number or a move object", line)
+        raise ProtocolError(self.name, expected, line)

@@ -83,6 +83,10 @@ class Sexp(Codec):
         while j < n and buf[j] not in _DELIM:
             j += 1
         token = bytes(buf[i:j])
+        if i > self.max_reply:
+            raise ProtocolError(
+                self.name, f"a symbol n e s w within {self.max_reply} bytes", bytes(buf[:40])
+            )
         if j == n and token not in _MOVES:  # no delimiter yet: maybe more to come
             if n > self.max_reply or (token and not any(m.startswith(token) for m in _MOVES)):
                 raise ProtocolError(self.name, "one of the symbols n e s w", bytes(buf[i : i + 40]))

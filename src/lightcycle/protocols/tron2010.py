@@ -104,9 +104,11 @@ class Tron2010(Codec):
         i, n = 0, len(buf)
         while i < n and buf[i] in _BLANK:
             i += 1
+        if i > self.max_reply:
+            raise ProtocolError(
+                self.name, f"one of 1 2 3 4 within {self.max_reply} bytes", bytes(buf[:40])
+            )
         if i == n:
-            if n > self.max_reply:
-                raise ProtocolError(self.name, "one of 1 2 3 4", bytes(buf[-40:]))
             return None
         heading = _ANSWER.get(buf[i])
         if heading is None:

@@ -90,6 +90,7 @@ class _Wire:
     deadline: float = 0.0
     healthy: bool = True
     out: bool = False
+    watching_writes: bool = False
 
 
 class _Failure(Exception):
@@ -166,6 +167,10 @@ class Game:
     def _unregister(self, w: _Wire) -> None:
         with contextlib.suppress(KeyError, ValueError):
             self.sel.unregister(w.proc.stdout_fd)
+        if w.watching_writes:
+            w.watching_writes = False
+            with contextlib.suppress(KeyError, ValueError):
+                self.sel.unregister(w.proc.stdin_fd)
 
     def setup(self) -> None:
         """Start or reuse each seat's process, greet it, send the start, await readies."""
@@ -237,12 +242,11 @@ class Game:
                         del waiting[fd]
                         self._timeout(w)
                 continue
-            for key, mask in sel.select(soonest - now):
+            for key, _ in sel.select(soonest - now):
                 w = key.data
-                if mask & selectors.EVENT_WRITE:
+                if key.fd == w.proc.stdin_fd:
                     w.proc.flush()
                     self._modify(w)
-                if not mask & selectors.EVENT_READ:
                     continue
                 data = w.proc.read()
                 if not data:
@@ -284,11 +288,16 @@ class Game:
             self._fail(w.seat, Verdict("timeout", f"no complete reply within {allowed:.3f} s"))
 
     def _modify(self, w: _Wire) -> None:
-        if not w.healthy:
+        """Watch the wire's stdin for room exactly while input waits to be written."""
+        want = bool(w.proc.pending)
+        if not w.healthy or want == w.watching_writes:
             return
-        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if w.proc.pending else 0)
-        with contextlib.suppress(KeyError, ValueError):
-            self.sel.modify(w.proc.stdout_fd, events, w)
+        w.watching_writes = want
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            if want:
+                self.sel.register(w.proc.stdin_fd, selectors.EVENT_WRITE, w)
+            else:
+                self.sel.unregister(w.proc.stdin_fd)
 
     # -- turns -------------------------------------------------------------------------
     def turn(self) -> None:

@@ -191,7 +191,7 @@ class ProgramPlayer(Player):
         protocol: the codec class of its protocol.
         process: the running process, if any.
         starts: how many times a process was started (reuse keeps this low).
-        startup_seconds: wall time spent starting processes.
+        startup_seconds: wall time the referee spent starting and stopping processes.
     """
 
     def __init__(self, spec: BotSpec, limits: Limits, log_dir: Path | None) -> None:
@@ -236,7 +236,9 @@ class ProgramPlayer(Player):
     def stop(self, grace: float = 0.0) -> None:
         """End the current process, if any (its stderr tail goes to its log)."""
         if self.process is not None:
+            t0 = time.perf_counter()
             self.process.close(grace=grace)
+            self.startup_seconds += time.perf_counter() - t0
             self.process = None
 
     def shutdown(self) -> None:

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lightcycle.core.moves import Forfeit, Move
-from lightcycle.core.state import GameState
+from lightcycle.core.state import Cycle, GameState
+from lightcycle.core.topology import GridTopology
 from lightcycle.rules.legal import legal_moves, read_answer
 from lightcycle.rules.ruleset import DEFAULT_VERDICT_EFFECTS, VERDICTS, Ruleset
 
@@ -64,6 +65,14 @@ def forfeit_team(state: GameState, team: int, verdict: Verdict) -> dict[int, Mov
     }
 
 
+def _legal(state: GameState, c: Cycle, m: Move) -> bool:
+    """Whether the rules accept ``m`` for ``c`` (cheap for the common grid step)."""
+    topo = state.board.topology
+    if isinstance(topo, GridTopology) and not m.jump:
+        return m.to in topo.step_table[c.head * 4 : c.head * 4 + 4]
+    return (m.to, m.jump) in {(lm.to, lm.jump) for lm in legal_moves(state, c.index)}
+
+
 def judge_answers(
     state: GameState, team: int, answers: Mapping[int, object]
 ) -> tuple[dict[int, Move | Forfeit], Verdict]:
@@ -85,7 +94,7 @@ def judge_answers(
         except ValueError as exc:
             problems.append(f"cycle {c.index}: {exc}")
             continue
-        if (m.to, m.jump) not in {(lm.to, lm.jump) for lm in legal_moves(state, c.index)}:
+        if not _legal(state, c, m):
             problems.append(f"cycle {c.index}: {m} is not a legal move")
             continue
         moves[c.index] = m

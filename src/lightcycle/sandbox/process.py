@@ -358,7 +358,10 @@ class BotProcess:
         self._closed = True
         self.close_stdin()
         status = self.wait_exit(grace) if grace > 0 else self.poll()
-        self.kill()  # also the children and daemons of a bot that exited by itself
+        if status is None or not self.isolated:
+            self.kill()  # also the children and daemons of a bot that exited by itself
+        # else: the first process of a PID namespace has exited, and the kernel does not
+        # report that before every other process of the namespace is killed and reaped
         if status is None:
             status = self.proc.returncode
         self._drain.join(timeout=1.0)

@@ -14,9 +14,10 @@ def read_map():
 
 def free_heading(rows):
     """A heading 1-4 into a free cell (1 if none)."""
-    for y, row in enumerate(rows):
-        x = row.find("1")
-        if x >= 0:
+    x = y = 0
+    for i, row in enumerate(rows):
+        if "1" in row:
+            x, y = row.index("1"), i
             break
     for answer, (dx, dy) in zip("1234", [(0, -1), (1, 0), (0, 1), (-1, 0)], strict=True):
         if rows[y + dy][x + dx] == " ":

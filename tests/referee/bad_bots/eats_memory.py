@@ -6,4 +6,4 @@ from _tron import play
 play(1)
 hog = []
 while True:
-    hog.append(bytearray(64 << 20))
+    hog.append(bytearray(256 << 20))  # more than the 200 MiB limit: fails at once

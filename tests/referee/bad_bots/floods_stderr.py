@@ -1,7 +1,7 @@
 # verdict: ok
 import sys
 
-from _tron import free_heading, read_map, answer
+from _tron import answer, free_heading, read_map
 
 chunk = "x" * (1 << 20) + "\n"
 while True:

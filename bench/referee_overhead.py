@@ -1,0 +1,264 @@
+"""Referee overhead (issue 3): a full referee turn against the bare pipe round trip.
+
+Two copies of ``bench/c/trivial_bot.c`` (compiled here with ``gcc -O2``) play the 2010
+protocol. The same turns are measured two ways, interleaved ``--repeats`` times:
+
+1. ``referee``: `lightcycle.referee.game.play_game` with both bots as sandboxed
+   programs (own session and PID namespace, stderr drained, time controls on): per
+   turn it encodes both maps incrementally, writes both requests, waits for both
+   replies on a selector, parses them, judges the moves, records the replay and steps
+   the engine. Time per turn is measured from the first request to the end of the game.
+2. ``bare``: the minimal loop a referee cannot beat: the very same map bytes, encoded
+   once before timing, written to two plain ``subprocess.Popen`` bots, then one
+   blocking ``os.read`` per bot for its answer. No parsing, no rules, no clocks.
+
+The ratio ``referee/bare`` (medians, with the range of per-repeat ratios) is checked
+against the issue's target of 2.5x. A second table measures process start-up against a
+match's time: a ``--games``-game match where each game starts its bots afresh
+(tron2010, one process per game) and one where a jsonl bot is kept (reused) between
+games; start-up = the referee's time to start and stop processes plus each game's first
+reply beyond a typical reply.
+
+Run from the repository root::
+
+    python bench/referee_overhead.py [--map arena-50] [--repeats 7] [--games 10] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+import lightcycle.referee.match as match_mod  # noqa: E402
+from lightcycle.maps.registry import get_map  # noqa: E402
+from lightcycle.protocols.base import Params  # noqa: E402
+from lightcycle.protocols.tron2010 import Tron2010  # noqa: E402
+from lightcycle.referee.clock import TimeControl  # noqa: E402
+from lightcycle.referee.game import play_game  # noqa: E402
+from lightcycle.referee.match import run_match  # noqa: E402
+from lightcycle.referee.players import BotSpec, ProgramPlayer  # noqa: E402
+from lightcycle.replay.model import Replay  # noqa: E402
+from lightcycle.rules.variants import get_ruleset  # noqa: E402
+from lightcycle.sandbox import Limits  # noqa: E402
+
+TARGET = 2.5
+CONTROL = TimeControl(move=5.0, first_move=5.0)
+
+
+def compile_bot(tmp: Path) -> Path:
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        sys.exit("needs gcc or cc to compile bench/c/trivial_bot.c")
+    exe = tmp / "trivial_bot"
+    subprocess.run([cc, "-O2", "-o", str(exe), str(ROOT / "bench/c/trivial_bot.c")], check=True)
+    return exe
+
+
+def referee_run(exe: Path, map_name: str) -> tuple[float, int, Replay]:
+    """One game through the referee: seconds per turn, turns, the replay."""
+    spec = BotSpec(text=str(exe), kind="program", command=(str(exe),), protocol="tron2010")
+    players = [ProgramPlayer(spec, Limits(), None), ProgramPlayer(spec, Limits(), None)]
+    marks: list[float] = []
+    try:
+        record = play_game(
+            players,
+            get_map(map_name),
+            get_ruleset("classic"),
+            seed=1,
+            controls=CONTROL,
+            on_turn=lambda state: marks.append(time.perf_counter()),
+        )
+    finally:
+        for p in players:
+            p.shutdown()
+    turns = record.final.turn
+    # marks[0]: after set-up; marks[-1]: after the last step (before closing processes)
+    return (marks[-1] - marks[0]) / turns, turns, record.replay
+
+
+def frames_of(replay: Replay) -> list[tuple[bytes, bytes]]:
+    """The exact bytes each seat was sent on each turn of ``replay``."""
+    codecs = [Tron2010(0), Tron2010(1)]
+    states = list(replay.states())
+    first = states[0]
+    for c in codecs:
+        c.start(first, Params())
+    return [(codecs[0].turn(s), codecs[1].turn(s)) for s in states[:-1]]
+
+
+def bare_run(exe: Path, frames: list[tuple[bytes, bytes]], seats: int = 2) -> float:
+    """Seconds per turn of the minimal write-both, read-both loop."""
+    procs = [
+        subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        for _ in range(seats)
+    ]
+    ins = [p.stdin.fileno() for p in procs]  # type: ignore[union-attr]
+    outs = [p.stdout.fileno() for p in procs]  # type: ignore[union-attr]
+    write, read = os.write, os.read
+    try:
+        t0 = time.perf_counter()
+        for pair in frames:
+            for fd, frame in zip(ins, pair, strict=False):
+                write(fd, frame)
+            for fd in outs:
+                read(fd, 64)  # the 2-byte answer arrives in one piece
+        elapsed = time.perf_counter() - t0
+    finally:
+        for p in procs:
+            p.stdin.close()  # type: ignore[union-attr]
+            p.wait()
+    return elapsed / len(frames)
+
+
+def _spy(real: Any, seen: list[ProgramPlayer]) -> Any:
+    """Wrap ``make_player`` to keep the program players a match creates."""
+
+    def spy(s: BotSpec, limits: Limits, log_dir: Path | None) -> Any:
+        p = real(s, limits, log_dir)
+        if isinstance(p, ProgramPlayer):
+            seen.append(p)
+        return p
+
+    return spy
+
+
+def startup_share(exe: Path, games: int, tmp: Path, map_name: str) -> list[dict[str, Any]]:
+    """Start-up cost as a share of a match, with and without process reuse."""
+    rows = []
+    jsonl_bot = ROOT / "examples" / "jsonl" / "bot.py"
+    cases = [
+        (
+            "tron2010 C bot, a process per game",
+            BotSpec(text="c", kind="program", command=(str(exe),), protocol="tron2010"),
+        ),
+        (
+            "jsonl Python bot, one process reused",
+            BotSpec(
+                text="py",
+                kind="program",
+                command=(sys.executable, str(jsonl_bot)),
+                protocol="jsonl",
+            ),
+        ),
+        (
+            "tron2010 Python bot, a process per game",
+            BotSpec(
+                text="py2010",
+                kind="program",
+                command=(sys.executable, str(ROOT / "examples/tron2010/bot.py")),
+                protocol="tron2010",
+            ),
+        ),
+    ]
+    for label, spec in cases:
+        other = BotSpec(text="builtin:wallhugger", kind="inproc")
+        players_seen: list[ProgramPlayer] = []
+        real = match_mod.make_player
+        match_mod.make_player = _spy(real, players_seen)  # type: ignore[assignment]
+        try:
+            out = tmp / label.split()[0]
+            result = run_match(
+                [spec, other],
+                [get_map("arena-15")],
+                get_ruleset("classic"),
+                games=games,
+                swap_sides=True,
+                control=CONTROL,
+                out_dir=out,
+            )
+        finally:
+            match_mod.make_player = real  # type: ignore[assignment]
+        player = players_seen[0]
+        first_extra = 0.0
+        for g in result.games:
+            replay = Replay.load(out / str(g.replay))
+            seat = g.bots.index(result.stats[0].name)
+            times = [t[seat] for t in replay.times or [] if t[seat] is not None]
+            if len(times) > 1:
+                typical = statistics.median(times[1:])
+                first_extra += max(0.0, times[0] - typical)
+        startup = player.startup_seconds + first_extra
+        rows.append(
+            {
+                "case": label,
+                "games": games,
+                "process_starts": player.starts,
+                "startup_s": round(startup, 4),
+                "match_s": round(result.wall_seconds, 4),
+                "share": round(startup / result.wall_seconds, 4),
+            }
+        )
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--map", default="arena-50")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        exe = compile_bot(tmp)
+        ref_t, bare_t, single_t, ratios = [], [], [], []
+        turns = 0
+        for _ in range(args.repeats):
+            per_turn, turns, replay = referee_run(exe, args.map)
+            frames = frames_of(replay)
+            b = bare_run(exe, frames)
+            s = bare_run(exe, frames, seats=1)
+            ref_t.append(per_turn)
+            bare_t.append(b)
+            single_t.append(s)
+            ratios.append(per_turn / b)
+        med = statistics.median
+        result = {
+            "map": args.map,
+            "turns_per_game": turns,
+            "frame_bytes": len(frames[0][0]),
+            "referee_us": round(med(ref_t) * 1e6, 1),
+            "bare_us": round(med(bare_t) * 1e6, 1),
+            "bare_one_bot_us": round(med(single_t) * 1e6, 1),
+            "referee/bare": round(med(ref_t) / med(bare_t), 2),
+            "ratio_range": [round(min(ratios), 2), round(max(ratios), 2)],
+            "target": TARGET,
+            "startup": startup_share(exe, args.games, tmp, args.map),
+        }
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(f"map {result['map']}: {turns} turns per game, {result['frame_bytes']} bytes per map")
+    print(f"  referee turn      {result['referee_us']:8.1f} us  (median of {args.repeats})")
+    print(f"  bare round trip   {result['bare_us']:8.1f} us  (both bots)")
+    print(f"  bare, one bot     {result['bare_one_bot_us']:8.1f} us")
+    ok = "PASS" if result["referee/bare"] <= TARGET else "MISS"
+    print(
+        f"  referee/bare      {result['referee/bare']:8.2f} x  (range {result['ratio_range'][0]}"
+        f"-{result['ratio_range'][1]}; target <= {TARGET}x: {ok})"
+    )
+    print("start-up share of a match:")
+    for r in result["startup"]:
+        ok = "PASS" if r["share"] < 0.05 else "MISS"
+        print(
+            f"  {r['case']:<42} {r['process_starts']:3d} starts  {r['startup_s']:7.3f} s of "
+            f"{r['match_s']:7.3f} s = {100 * r['share']:5.1f}%  (target < 5%: {ok})"
+        )
+
+
+if __name__ == "__main__":
+    main()
