@@ -17,6 +17,7 @@ def test_every_command_has_help_with_an_example() -> None:
         ["maps", "list", "--help"],
         ["maps", "show", "--help"],
         ["rules", "list", "--help"],
+        ["match", "--help"],
     ):
         r = runner.invoke(app, args)
         assert r.exit_code == 0, r.output

@@ -81,7 +81,7 @@ def test_bad_bot_gets_its_verdict_and_nothing_more(path: Path, monkeypatch, tmp_
         memory=int(options["memory"]) << 20 if "memory" in options else None,
     )
     control = TimeControl(
-        move=0.5, first_move=2.0, cpu=float(options["cpu"]) if "cpu" in options else None
+        move=1.0, first_move=3.0, cpu=float(options["cpu"]) if "cpu" in options else None
     )
     players = [
         make_player(bad, Limits(), tmp_path / "logs"),

@@ -127,6 +127,21 @@ def _reap(pid: int, timeout: float = 1.0) -> None:
         time.sleep(0.005)
 
 
+def _check_executable(program: str, cwd: str | os.PathLike[str] | None) -> None:
+    """Refuse at once a program that cannot run, rather than as a crash on turn 1."""
+    if os.sep in program:
+        path = Path(cwd or ".") / program
+        if not path.is_file():
+            raise SandboxError(f"cannot start {program!r}: no such file (looked at {path})")
+        if not os.access(path, os.X_OK):
+            raise SandboxError(
+                f"cannot start {program!r}: not executable (chmod +x {path}, or run it "
+                "through its interpreter, e.g. cmd:'python3 bot.py')"
+            )
+    elif shutil.which(program) is None:
+        raise SandboxError(f"cannot start {program!r}: no such program on the PATH")
+
+
 class BotProcess:
     """A running bot program (see the module docstring).
 
@@ -152,6 +167,7 @@ class BotProcess:
     ) -> None:
         if not argv:
             raise SandboxError("empty bot command")
+        _check_executable(argv[0], cwd)
         self.argv = list(argv)
         limits = limits if limits is not None else Limits()
         self.limits = limits
