@@ -239,7 +239,7 @@ def rules_list() -> None:
     from lightcycle.rules.variants import list_rulesets
 
     table = Table(title="Rulesets")
-    for col in ("id", "aliases", "players", "board", "stages", "description"):
+    for col in ("id", "aliases", "players", "board", "stages", "verdicts cost", "description"):
         table.add_column(col)
     for r in list_rulesets():
         table.add_row(
@@ -248,6 +248,7 @@ def rules_list() -> None:
             f"{r.players[0]}-{r.players[1]}",
             r.board,
             "\n".join(r.stages),
+            "\n".join(f"{v}: {e}" for v, e in r.verdicts.items()),
             r.description,
         )
     console.print(table)
