@@ -27,6 +27,7 @@ from lightcycle.bots.api import Bot, BotError
 from lightcycle.bots.registry import make_bot
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec
+from lightcycle.referee.clock import TimeControl
 from lightcycle.sandbox import BotProcess, Limits
 
 
@@ -117,7 +118,10 @@ def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
         )
     command = data.get("command")
     if isinstance(command, str):
-        argv = tuple(shlex.split(command))
+        try:
+            argv = tuple(shlex.split(command))
+        except ValueError as exc:
+            raise BotError(f'{path}: cannot split "command": {exc}') from None
     elif isinstance(command, list) and all(isinstance(a, str) for a in command):
         argv = tuple(command)
     else:
@@ -144,8 +148,20 @@ def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
         isinstance(v, int | float) and not isinstance(v, bool) for v in timing.values()
     ):
         raise BotError(f"{path}: [time] holds numbers of seconds, e.g. move = 1.0")
+    known_time = set(TimeControl().to_dict())
+    unknown_time = sorted(set(timing) - known_time)
+    if unknown_time:
+        raise BotError(
+            f"{path}: unknown [time] key {', '.join(unknown_time)}; "
+            f"known: {', '.join(sorted(known_time))}"
+        )
+    negative = sorted(k for k, v in timing.items() if v < 0)
+    if negative:
+        raise BotError(f"{path}: [time] {', '.join(negative)} must be >= 0 seconds")
     memory = data.get("memory_mb")
-    if memory is not None and (not isinstance(memory, int) or memory <= 0):
+    if memory is not None and (
+        not isinstance(memory, int) or isinstance(memory, bool) or memory <= 0
+    ):
         raise BotError(f'{path}: "memory_mb" must be a positive integer')
     return BotSpec(
         text=str(path),
@@ -247,7 +263,7 @@ class ProgramPlayer(Player):
 
 def program_name(argv: tuple[str, ...], cwd: Path | None = None) -> str:
     """A short display name for a command: its script (``tron2010/bot.py``) or program."""
-    for arg in reversed(argv):
+    for arg in reversed(argv[1:]):
         p = (cwd / arg) if cwd is not None else Path(arg)
         if not arg.startswith("-") and p.is_file():
             path = Path(arg)

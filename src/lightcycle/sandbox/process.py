@@ -138,8 +138,42 @@ def _check_executable(program: str, cwd: str | os.PathLike[str] | None) -> None:
                 f"cannot start {program!r}: not executable (chmod +x {path}, or run it "
                 "through its interpreter, e.g. cmd:'python3 bot.py')"
             )
+        _check_interpreter(path)
     elif shutil.which(program) is None:
         raise SandboxError(f"cannot start {program!r}: no such program on the PATH")
+
+
+def _check_interpreter(path: Path) -> None:
+    """Refuse a script whose ``#!`` interpreter does not exist."""
+    try:
+        with path.open("rb") as f:
+            head = f.readline(256)
+    except OSError:
+        return
+    if not head.startswith(b"#!"):
+        return
+    words = head[2:].split()
+    if words and not Path(os.fsdecode(words[0])).is_file():
+        raise SandboxError(
+            f"cannot start {str(path)!r}: its #! interpreter {os.fsdecode(words[0])} does not exist"
+        )
+
+
+_MAINS: set[int] = set()  # main pids of live BotProcesses: never reaped behind Popen's back
+
+
+def _reap_orphans() -> None:
+    """Reap zombie children that are no bot's main process.
+
+    As a subreaper the referee adopts the orphans of every bot it runs without a PID
+    namespace: a daemon's exited middle process, for one. Bots' main processes are left
+    to their ``Popen``, which must read their exit status itself.
+    """
+    me = os.getpid()
+    for p in proctree.processes():
+        if p.ppid == me and p.state == "Z" and p.pid not in _MAINS:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(p.pid, os.WNOHANG)
 
 
 class BotProcess:
@@ -203,6 +237,7 @@ class BotProcess:
             ) from exc
         self.started = time.perf_counter()
         self.pid = self.proc.pid
+        _MAINS.add(self.pid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self.stdin_fd = self.proc.stdin.fileno()
         self.stdout_fd = self.proc.stdout.fileno()
@@ -345,6 +380,7 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 self.proc.kill()
         self.wait_exit(timeout)
+        _MAINS.discard(self.pid)
         end = time.monotonic() + timeout
         seen: set[int] = set()
         while True:
@@ -360,6 +396,8 @@ class BotProcess:
             time.sleep(0.005)
         for pid in seen:
             _reap(pid, timeout=0.0)
+        if not self.isolated:
+            _reap_orphans()
 
     def close(self, grace: float = 0.2) -> int | None:
         """End the bot: close its input, give it ``grace`` seconds, then kill what is left.
@@ -380,6 +418,7 @@ class BotProcess:
         # report that before every other process of the namespace is killed and reaped
         if status is None:
             status = self.proc.returncode
+        _MAINS.discard(self.pid)
         self._drain.join(timeout=1.0)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
