@@ -198,6 +198,8 @@ def startup_share(exe: Path, games: int, tmp: Path, map_name: str) -> list[dict[
                 "startup_s": round(startup, 4),
                 "match_s": round(result.wall_seconds, 4),
                 "share": round(startup / result.wall_seconds, 4),
+                "per_start_ms": round(1000 * startup / max(1, player.starts), 2),
+                "per_game_ms": round(1000 * result.wall_seconds / games, 2),
             }
         )
     return rows
@@ -256,7 +258,8 @@ def main() -> None:
         ok = "PASS" if r["share"] < 0.05 else "MISS"
         print(
             f"  {r['case']:<42} {r['process_starts']:3d} starts  {r['startup_s']:7.3f} s of "
-            f"{r['match_s']:7.3f} s = {100 * r['share']:5.1f}%  (target < 5%: {ok})"
+            f"{r['match_s']:7.3f} s = {100 * r['share']:5.1f}%  (target < 5%: {ok}); "
+            f"{r['per_start_ms']:.1f} ms per start, {r['per_game_ms']:.1f} ms per game"
         )
 
 
