@@ -598,15 +598,7 @@ def test_a_reply_growing_past_max_reply_is_refused(name: str) -> None:
     assert err.value.protocol == name
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param("tron2010"),
-        pytest.param("aichallenge"),
-        pytest.param("sexp"),
-        pytest.param("jsonl"),
-    ],
-)
+@pytest.mark.parametrize("name", PROTOCOLS)
 def test_a_refused_long_reply_shows_the_bytes(name: str) -> None:
     codec = get_protocol(name)(0)
     head, filler = _UNFINISHED[name]
@@ -616,15 +608,7 @@ def test_a_refused_long_reply_shows_the_bytes(name: str) -> None:
     assert err.value.received != b""
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param("tron2010"),
-        pytest.param("aichallenge"),
-        pytest.param("sexp"),
-        pytest.param("jsonl"),
-    ],
-)
+@pytest.mark.parametrize("name", PROTOCOLS)
 def test_a_long_reply_arriving_in_one_read_is_refused(name: str) -> None:
     codec = get_protocol(name)(0)
     head, filler = _UNFINISHED[name]

@@ -41,7 +41,6 @@ class SeatRecord:
         player: who sat here.
         clock: the seat's time account.
         verdict: the first verdict other than ``ok`` (``ok`` if none).
-        verdict_turn: the turn of that verdict.
         cpu: CPU seconds of the bot's process tree (programs with a CPU budget).
         fresh_process: whether this game started a new process.
         failed: whether a verdict took the whole seat out of the game.
@@ -50,7 +49,6 @@ class SeatRecord:
     player: Player
     clock: Clock
     verdict: Verdict = OK
-    verdict_turn: int | None = None
     cpu: float = 0.0
     fresh_process: bool = False
     failed: bool = False
@@ -89,14 +87,7 @@ class _Wire:
     answered_at: float = 0.0
     deadline: float = 0.0
     healthy: bool = True
-    out: bool = False
     watching_writes: bool = False
-
-
-class _Failure(Exception):
-    def __init__(self, verdict: Verdict) -> None:
-        super().__init__(str(verdict))
-        self.verdict = verdict
 
 
 def _crash_detail(w: _Wire) -> str:
@@ -153,7 +144,6 @@ class Game:
         whole = effect(self.state, verdict.kind) == "team"
         if rec.verdict.ok or (whole and not rec.failed):
             rec.verdict = verdict
-            rec.verdict_turn = self.state.turn + 1
         self.turn_verdicts[seat] = verdict
         if not whole:
             return
@@ -195,27 +185,19 @@ class Game:
             self.sel.register(proc.stdout_fd, selectors.EVENT_READ, w)
         greeting = [w for w in self.wires.values() if w.codec.hello and w.record.fresh_process]
         if greeting:
-            got = self._collect(greeting, lambda w: w.codec.read_hello(w.buf), first=True)
-            for w, name in got.items():
-                if isinstance(name, str) and name:
-                    assert isinstance(w.record.player, ProgramPlayer)
-                    w.record.player.hello_name = name
+            self._collect(greeting, lambda w: w.codec.read_hello(w.buf))  # names are fixed
         for seat, w in self.wires.items():
             if w.healthy:
                 w.proc.send(w.codec.start(self.state, self._params(seat)))
         readying = [w for w in self.wires.values() if w.healthy and w.codec.wants_ready]
         if readying:
-            got = self._collect(
-                readying, lambda w: True if w.codec.read_ready(w.buf) else None, first=True
-            )
+            got = self._collect(readying, lambda w: True if w.codec.read_ready(w.buf) else None)
             for w in got:
                 if not w.record.clock.charge(w.answered_at - w.sent_at):
                     self._fail(w.seat, Verdict("timeout", "no 'ready' reply in time"))
 
     # -- waiting for replies -----------------------------------------------------------
-    def _collect(
-        self, wires: Sequence[_Wire], read: Callable[[_Wire], Any], first: bool = False
-    ) -> dict[_Wire, Any]:
+    def _collect(self, wires: Sequence[_Wire], read: Callable[[_Wire], Any]) -> dict[_Wire, Any]:
         """Wait for a reply from each wire until its deadline; failures become verdicts."""
         now = _now()
         waiting: dict[int, _Wire] = {}

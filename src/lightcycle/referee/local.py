@@ -20,6 +20,7 @@ from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
+from lightcycle.referee.players import unique_names
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.legal import read_answer
@@ -135,7 +136,7 @@ def play(
     rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(spec, len(players))
     if settings:
         rs = rs.with_settings(settings)
-    names = _unique_names([p.display_name for p in players])
+    names = unique_names([p.display_name for p in players])
     state = new_game(rs, spec, seed=seed, players=len(players), names=names)
     seats = [{"name": n, "bot": _spec_text(b)} for n, b in zip(names, bots, strict=True)]
     replay = Replay.start(state, spec, seats)
@@ -170,15 +171,3 @@ def _spec_text(b: str | Bot | type[Bot]) -> str:
         return b if ":" in b else f"builtin:{b}"
     cls = b if isinstance(b, type) else type(b)
     return f"python:{cls.__module__}.{cls.__qualname__}"
-
-
-def _unique_names(names: list[str]) -> list[str]:
-    """Number duplicate names (``Random``, ``Random 2``) so results stay readable."""
-    out: list[str] = []
-    for n in names:
-        k, cand = 1, n
-        while cand in out:
-            k += 1
-            cand = f"{n} {k}"
-        out.append(cand)
-    return out

@@ -19,7 +19,13 @@ from typing import Any
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import GameRecord, play_game
-from lightcycle.referee.players import BotSpec, Player, ProgramPlayer, make_player
+from lightcycle.referee.players import (
+    BotSpec,
+    Player,
+    ProgramPlayer,
+    make_player,
+    unique_names,
+)
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
 
@@ -148,7 +154,7 @@ def run_match(
     limits = limits if limits is not None else Limits()
     log_dir = out_dir / "logs" if out_dir is not None else None
     players: list[Player] = [make_player(s, limits, log_dir) for s in specs]
-    names = _unique([p.name for p in players])
+    names = unique_names([p.name for p in players])
     for p, n in zip(players, names, strict=True):
         p.name = n
     controls = [control.with_overrides(s.time) if s.time else control for s in specs]
@@ -231,14 +237,3 @@ def _tally(stats: list[BotStats], order: list[int], record: GameRecord) -> None:
             st.losses += 1
             if forfeits[seat]:
                 st.forfeit_losses += 1
-
-
-def _unique(names: list[str]) -> list[str]:
-    out: list[str] = []
-    for n in names:
-        k, cand = 1, n
-        while cand in out:
-            k += 1
-            cand = f"{n} {k}"
-        out.append(cand)
-    return out

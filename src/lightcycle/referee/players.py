@@ -228,7 +228,6 @@ class ProgramPlayer(Player):
         self.process: BotProcess | None = None
         self.starts = 0
         self.startup_seconds = 0.0
-        self.hello_name: str | None = None
         self.name = spec.name or program_name(spec.command, spec.cwd)
 
     def ensure_process(self, log_name: str) -> tuple[BotProcess, bool]:
@@ -269,6 +268,18 @@ def program_name(argv: tuple[str, ...], cwd: Path | None = None) -> str:
             path = Path(arg)
             return f"{path.parent.name}/{path.name}" if path.parent.name else path.name
     return Path(argv[0]).name
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Number duplicate names (``Random``, ``Random 2``) so results stay readable."""
+    out: list[str] = []
+    for n in names:
+        k, cand = 1, n
+        while cand in out:
+            k += 1
+            cand = f"{n} {k}"
+        out.append(cand)
+    return out
 
 
 def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None) -> Player:
