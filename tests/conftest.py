@@ -32,10 +32,95 @@ def grid_map(rows: list[str], wrap: bool = False, name: str = "test") -> MapSpec
 
 def random_moves(state, rng):  # type: ignore[no-untyped-def]
     """One random move per live cycle: a safe one when it has any, else any legal one."""
-    from lightcycle.rules.legal import legal_moves, safe_moves
+    from lightcycle.rules.legal import legal_moves, moves_this_turn, safe_moves
 
     return {
         c.index: rng.choice(safe_moves(state, c.index) or legal_moves(state, c.index))
         for c in state.cycles
-        if c.alive
+        if moves_this_turn(state, c.index)
     }
+
+
+def graph_map(side: int = 6, name: str = "test-graph") -> MapSpec:
+    """A ``side`` x ``side`` wrap-around grid given as a graph board (every node has 4
+    neighbours), with starts for 2 and 4 players of two cycles each and four bonus nodes."""
+    from lightcycle.core.topology import GraphTopology
+
+    def node(x: int, y: int) -> int:
+        return (y % side) * side + (x % side)
+
+    edges = [(node(x, y), node(x + 1, y)) for x in range(side) for y in range(side)]
+    edges += [(node(x, y), node(x, y + 1)) for x in range(side) for y in range(side)]
+    positions = [(float(x), float(y), 0.0) for y in range(side) for x in range(side)]
+    h = side // 2
+    two = ((node(0, 0), node(1, 1)), (node(h, h), node(h + 1, h + 1)))
+    four = (
+        (node(0, 0), node(1, 1)),
+        (node(h, 0), node(h + 1, 1)),
+        (node(0, h), node(1, h + 1)),
+        (node(h, h), node(h + 1, h + 1)),
+    )
+    return MapSpec(
+        name=name,
+        board=Board(GraphTopology(side * side, edges, positions)),
+        starts=two,
+        start_sets=(four,),
+        players=(2, 4),
+        bonus=(node(0, 1), node(h, 1), node(0, h + 1), node(h, h + 1)),
+    )
+
+
+def map_for(ruleset) -> MapSpec:  # type: ignore[no-untyped-def]
+    """A small map ``ruleset`` can play (by its board kind; team courts for ``teams``)."""
+    from lightcycle.maps.registry import get_map
+
+    if ruleset.name == "teams":
+        return get_map("court-small")
+    return {
+        "grid": grid_map(["#######", "#1....#", "#.....#", "#...#.#", "#....2#", "#######"]),
+        "torus": grid_map(["1.....", "......", "...#..", "......", "....2."], wrap=True),
+        "any-grid": grid_map(["#######", "#1...2#", "#.....#", "#3...4#", "#######"]),
+        "graph": graph_map(),
+    }[ruleset.board]
+
+
+def team_map(rows: list[str], graph: bool = False, name: str = "test-teams") -> MapSpec:
+    """A map whose teams have several cycles, from rows of text.
+
+    ``#`` wall, ``.`` floor, ``a``-``j`` the first team's cycles in that order, ``k``-``t``
+    the second's, ``$`` a bonus cell. With ``graph`` the grid becomes a graph board with
+    the same cell numbers (each cell joined to its four neighbours, no wrap).
+    """
+    from lightcycle.core.topology import GraphTopology
+
+    height, width = len(rows), max(len(r) for r in rows)
+    walls: list[int] = []
+    bonus: list[int] = []
+    found: dict[str, int] = {}
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row.ljust(width)):
+            cell = y * width + x
+            if ch == "#":
+                walls.append(cell)
+            elif ch == "$":
+                bonus.append(cell)
+            elif "a" <= ch <= "t":
+                found[ch] = cell
+    teams = (
+        tuple(found[k] for k in sorted(found) if k <= "j"),
+        tuple(found[k] for k in sorted(found) if k >= "k"),
+    )
+    if graph:
+        edges = [(c, c + 1) for c in range(width * height) if (c + 1) % width]
+        edges += [(c, c + width) for c in range(width * (height - 1))]
+        pos = [(float(c % width), float(c // width), 0.0) for c in range(width * height)]
+        topo: GridTopology | GraphTopology = GraphTopology(width * height, edges, pos)
+    else:
+        topo = GridTopology(width, height)
+    return MapSpec(
+        name=name,
+        board=Board(topo, from_cells(walls)),
+        starts=teams,
+        players=(2,),
+        bonus=tuple(bonus),
+    )

@@ -31,7 +31,8 @@ def test_map_plays_random_games_to_the_end(name: str, players: int) -> None:
             rng = random.Random(seed)
             state = new_game(rs, spec, seed=seed, players=players)
             heads = {c.head for c in state.cycles}
-            assert len(heads) == players and all(state.is_free(h) is False for h in heads)
+            assert len(state.teams) == players and len(heads) == len(state.cycles)
+            assert all(state.is_free(h) is False for h in heads)
             while state.outcome is None:
                 moves = random_moves(state, rng)
                 state = step(state, moves)

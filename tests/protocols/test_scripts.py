@@ -463,7 +463,7 @@ def _jumpy_moves(state: GameState, rng: random.Random) -> dict[int, Move]:
             HALF_WALLED,
         ]
     ),
-    ruleset=st.sampled_from([CLASSIC, JUMPS, REMOVE]),
+    ruleset=st.sampled_from([CLASSIC, CLASSIC.with_settings(turn_limit=30)]),
 )
 def test_tron2010_incremental_map_equals_full_encoding(
     seed: int, spec: MapSpec, ruleset: Ruleset
@@ -483,6 +483,29 @@ def test_tron2010_incremental_map_equals_full_encoding(
         state = step(state, _jumpy_moves(state, rng))
         turns += 1
     assert turns >= 1
+
+
+@pytest.mark.parametrize("protocol", ["tron2010", "aichallenge", "sexp"])
+@pytest.mark.parametrize("ruleset", [JUMPS, REMOVE], ids=["jumps", "trail-removal"])
+def test_older_protocols_refuse_rules_they_cannot_express(protocol: str, ruleset: Ruleset) -> None:
+    state = new_game(ruleset, get_map("arena-10"), seed=1)
+    codec = get_protocol(protocol)
+    with pytest.raises(UnsupportedGame, match=f"cannot express the rules of {ruleset.id}.*jsonl"):
+        codec.check(state)
+
+
+@pytest.mark.parametrize("protocol", ["tron2010", "aichallenge", "sexp"])
+def test_older_protocols_refuse_the_team_and_3d_variants(protocol: str) -> None:
+    from tests.conftest import graph_map
+
+    codec = get_protocol(protocol)
+    teams = get_ruleset("teams").with_settings(cycles_per_team=1)
+    for state in (
+        new_game(teams, get_map("court-small"), seed=1),
+        new_game("tron3d", graph_map(), seed=1),
+    ):
+        with pytest.raises(UnsupportedGame, match="jsonl"):
+            codec.check(state)
 
 
 def test_tron2010_pads_only_maps_without_a_walled_border() -> None:

@@ -13,7 +13,7 @@ from lightcycle.rules.fast import SearchBoard
 from lightcycle.rules.legal import legal_moves, read_answer, safe_moves
 from lightcycle.rules.ruleset import RulesError
 from lightcycle.rules.variants import get_ruleset, list_rulesets
-from tests.conftest import grid_map, random_moves
+from tests.conftest import grid_map, map_for, random_moves
 
 ARENA = grid_map(
     ["##########"] + ["#1.......#"] + ["#........#"] * 6 + ["#.......2#", "##########"]
@@ -123,31 +123,21 @@ def test_search_board_multiplayer_same_cell() -> None:
 
 
 def test_every_ruleset_plays_random_games_to_the_end() -> None:
-    maps = {
-        "grid": ARENA,
-        "torus": grid_map(["1.....", "......", "...#..", "......", "....2."], wrap=True),
-        "any-grid": grid_map(["#######", "#1...2#", "#.....#", "#3...4#", "#######"]),
-    }
     for rs in list_rulesets():
         for seed in range(5):
-            states = _random_game(seed, rs.id, maps[rs.board])
+            states = _random_game(seed, rs.id, map_for(rs))
             assert states[-1].outcome is not None
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_quiet_shortcut_agrees_with_the_full_pipeline(seed: int) -> None:
     """On every ruleset, every turn: `step` (shortcut when quiet) == the whole pipeline."""
-    maps = {
-        "grid": ARENA,
-        "torus": grid_map(["1.....", "......", "...#..", "......", "....2."], wrap=True),
-        "any-grid": grid_map(["#######", "#1...2#", "#.....#", "#3...4#", "#######"]),
-    }
     quiet_turns = 0
     for rs in list_rulesets():
         for limit in (None, 7):
             ruleset = rs.with_settings(turn_limit=limit)
             rng = random.Random(seed)
-            s = new_game(ruleset, maps[rs.board], seed=seed)
+            s = new_game(ruleset, map_for(rs), seed=seed)
             while s.outcome is None:
                 moves = random_moves(s, rng)
                 nxt = step(s, moves)

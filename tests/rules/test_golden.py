@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from lightcycle.maps.registry import get_map
 from lightcycle.referee.local import play
-from lightcycle.render.text import board_string
+from lightcycle.render.text import board_string, status_line
 from lightcycle.rules.variants import list_rulesets
-from tests.conftest import grid_map
+from tests.conftest import graph_map, grid_map
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 
@@ -33,6 +34,12 @@ GAMES = {
         grid_map(["#########", "#1.....2#", "#...#...#", "#.......#", "#3.....4#", "#########"]),
         ["random", "chaser", "wallhugger", "runaway"],
     ),
+    "teams@1": (get_map("court-small"), ["lookbot", "linebot"]),
+    "tron3d@1": (graph_map(5), ["dummy", "dummy", "dummy", "dummy"]),
+}
+SETTINGS: dict[str, dict[str, object]] = {
+    "teams@1": {"turn_limit": 40},
+    "tron3d@1": {"nb_rounds": 40, "bonus_round": 6},
 }
 
 
@@ -49,9 +56,13 @@ def transcript(ruleset: str) -> str:
                 if c.death is not None and c.death.turn == state.turn:
                     lines.append(f"cycle {c.index} died: {c.death.cause.value} {c.death.detail}")
         lines.append(board_string(state, unicode=False))
+        if state.items or any(state.scores):
+            lines.append(status_line(state) + f" | items {list(state.items)}")
         prev = state
 
-    result = play(spec, bots, seed=5, ruleset=ruleset, on_turn=on_turn)
+    result = play(
+        spec, bots, seed=5, ruleset=ruleset, settings=SETTINGS.get(ruleset), on_turn=on_turn
+    )
     lines.append(f"== {result.summary()} ({result.outcome.reason}, ranks {result.outcome.ranks})")
     return "\n".join(lines) + "\n"
 

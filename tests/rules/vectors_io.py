@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.conftest import grid_map
+from tests.conftest import grid_map, team_map
 
 VECTORS = Path(__file__).parent / "vectors"
 
@@ -23,8 +23,15 @@ class Vector:
     turn: int | None = None
     deaths: list[tuple[int, str, int]] = field(default_factory=list)
     alive: list[int] = field(default_factory=list)
+    graph: bool = False
+    items: list[tuple[str, str]] = field(default_factory=list)
+    cpu: dict[int, list[int]] = field(default_factory=dict)
+    orders: dict[int, list[int]] = field(default_factory=dict)
+    checks: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def spec(self):
+        if self.graph or any("a" <= ch <= "t" for row in self.board for ch in row):
+            return team_map(self.board, graph=self.graph, name="vector")
         return grid_map(self.board, wrap=self.wrap, name="vector")
 
 
@@ -49,7 +56,7 @@ def read_vectors(path: Path) -> list[Vector]:
             in_board = False
             continue
         word, _, rest = line.partition(" ")
-        if in_board and word not in ("moves",):
+        if in_board and word not in ("moves", "cpu", "order"):
             cur.board.append(line)
             continue
         in_board = False
@@ -73,6 +80,16 @@ def read_vectors(path: Path) -> list[Vector]:
             cur.deaths.append((int(parts[0]), parts[1], int(parts[2])))
         elif word == "alive":
             cur.alive.append(int(parts[0]))
+        elif word == "graph":
+            cur.graph = True
+        elif word == "item":
+            cur.items.append((parts[0], parts[1]))
+        elif word == "cpu":
+            cur.cpu[len(cur.moves)] = [int(p) for p in parts]
+        elif word == "order":
+            cur.orders[len(cur.moves)] = [int(p) for p in parts]
+        elif word in ("head", "trail", "score", "held", "ghost", "turbo", "items", "jumps"):
+            cur.checks.append((word, parts))
         else:
             raise ValueError(f"{path.name}:{no}: unknown vector line {line!r}")
     return out

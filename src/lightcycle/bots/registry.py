@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from lightcycle.bots.api import Bot, BotError
-from lightcycle.bots.builtin import BUILTIN
+from lightcycle.bots.builtin import BUILTIN as _LADDER
+from lightcycle.bots.teams import TEAM_BOTS
+from lightcycle.bots.tron3d import TRON3D_BOTS
+
+BUILTIN: dict[str, type[Bot]] = {**_LADDER, **TEAM_BOTS, **TRON3D_BOTS}
+"""Every built-in bot by name: the duel ladder, the team course's, the 3D course's."""
 
 
 def builtin_names() -> list[str]:

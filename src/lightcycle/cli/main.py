@@ -64,10 +64,10 @@ def _deaths_table(state: GameState) -> Table:
     for c in state.cycles:
         name = state.teams[c.team].name
         if c.death is None:
-            table.add_row(name, str(c.index), "alive", "", "")
+            table.add_row(name, c.name or str(c.index), "alive", "", "")
         else:
             table.add_row(
-                name, str(c.index), c.death.cause.value, str(c.death.turn), c.death.detail
+                name, c.name or str(c.index), c.death.cause.value, str(c.death.turn), c.death.detail
             )
     return table
 
@@ -80,7 +80,10 @@ def play(
     ] = "random,wallhugger",
     seed: Annotated[int, typer.Option(help="Game seed: same seed, same game.")] = 0,
     ruleset: Annotated[
-        str | None, typer.Option("--ruleset", "-r", help="classic, torus, ffa (default: from map).")
+        str | None,
+        typer.Option(
+            "--ruleset", "-r", help="classic, torus, ffa, teams, tron3d (default: from the map)."
+        ),
     ] = None,
     turn_limit: Annotated[int | None, typer.Option(help="End the game after N turns.")] = None,
     speed: Annotated[float, typer.Option(help="Turns per second of the animation (0: max).")] = 20,

@@ -41,13 +41,20 @@ def match(
         bool, typer.Option("--swap-sides/--no-swap-sides", help="Rotate seats between games.")
     ] = False,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
-    move_time: Annotated[float | None, typer.Option(help="Seconds per move.")] = 1.0,
+    move_time: Annotated[
+        float | None,
+        typer.Option(help="Seconds per move [default: 1; teams: none]."),
+    ] = None,
     first_move_time: Annotated[
-        float | None, typer.Option(help="Seconds for the first move (and set-up).")
-    ] = 3.0,
-    time_bank: Annotated[float, typer.Option(help="Reserve seconds slow moves draw on.")] = 0.0,
+        float | None,
+        typer.Option(help="Seconds for the first move and set-up [default: 3; teams: 5]."),
+    ] = None,
+    time_bank: Annotated[
+        float | None, typer.Option(help="Reserve seconds slow moves draw on [default: 0].")
+    ] = None,
     average_time: Annotated[
-        float | None, typer.Option(help="Limit on the mean move time after the first move.")
+        float | None,
+        typer.Option(help="Limit on the mean move time after the first move [teams: 0.1]."),
     ] = None,
     cpu_time: Annotated[
         float | None, typer.Option(help="CPU seconds per game for a program's whole process tree.")
@@ -88,12 +95,15 @@ def match(
         rs = get_ruleset(ruleset) if ruleset else default_ruleset(maps[0], len(specs))
         if turn_limit is not None:
             rs = rs.with_settings(turn_limit=turn_limit)
-        control = TimeControl(
-            move=move_time,
-            first_move=first_move_time,
-            bank=time_bank,
-            average=average_time,
-            cpu=cpu_time,
+        given = {
+            "move": move_time,
+            "first_move": first_move_time,
+            "bank": time_bank,
+            "average": average_time,
+            "cpu": cpu_time,
+        }
+        control = TimeControl.for_ruleset(rs.clock).with_overrides(
+            {k: v for k, v in given.items() if v is not None}
         )
         control.validate()
         if isolate not in ("auto", "pidns", "none"):

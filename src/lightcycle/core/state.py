@@ -26,10 +26,11 @@ class RulesetRef(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Board:
-    """The static part of a game: the shape and the walls that never move."""
+    """The static part of a game: the shape, the walls that never move, the bonus cells."""
 
     topology: Topology
     walls: int = 0
+    bonus: tuple[int, ...] = ()
 
     def is_wall(self, cell: int) -> bool:
         """Return whether ``cell`` is a wall."""
@@ -94,6 +95,9 @@ class GameState(NamedTuple):
         scores: per team (rulesets that score; zeros otherwise).
         items: items lying on the board as ``(cell, kind)``.
         outcome: set once the game is over.
+        cpu: per team, the CPU time its bot has used so far in microseconds, as the
+            referee measured it (rulesets where CPU time decides collisions; zeros
+            otherwise). An integer, so replays re-simulate exactly.
     """
 
     ruleset: RulesetRef
@@ -106,6 +110,7 @@ class GameState(NamedTuple):
     scores: tuple[int, ...] = ()
     items: tuple[tuple[int, str], ...] = ()
     outcome: Outcome | None = None
+    cpu: tuple[int, ...] = ()
 
     @property
     def topology(self) -> Topology:

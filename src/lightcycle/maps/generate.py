@@ -21,7 +21,7 @@ from lightcycle.core.topology import GridTopology
 from lightcycle.maps.fairness import fair_game
 from lightcycle.maps.io import map_to_mpmap
 from lightcycle.maps.spec import MapError, MapSpec
-from lightcycle.maps.starts import starts_for
+from lightcycle.maps.starts import pin_formation, starts_for
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -302,6 +302,29 @@ def _split() -> MapSpec:
     )
 
 
+def _court(name: str, w: int, h: int, centre_walls: bool, description: str) -> MapSpec:
+    """A team-course court: a deadly perimeter and two bowling-pin formations of ten."""
+    c = _Canvas(w, h).border()
+    tags = ["teams", "open"]
+    if centre_walls:
+        cx, cy = w // 2, h // 2
+        c.rect(cx - w // 6, cy - 1, cx + w // 6 - 1 + w % 2, cy)
+        for x in (w // 4, w - 1 - w // 4):
+            c.rect(x, cy - h // 8, x, cy + h // 8 - 1 + h % 2)
+        c.close(_mirror_x, _mirror_y)
+        tags = ["teams", "walls"]
+    topo = GridTopology(w, h)
+    return MapSpec(
+        name=name,
+        board=Board(topo, from_cells(y * w + x for x, y in c.walls)),
+        starts=pin_formation(w, h),
+        version=1,
+        players=(2,),
+        tags=(*tags, _size_tag(c)),
+        description=description,
+    )
+
+
 def build_maps() -> list[MapSpec]:
     """Every built-in map, checked: 2-player maps must be symmetric, all must be fair.
 
@@ -325,6 +348,9 @@ def build_maps() -> list[MapSpec]:
         _ffa8(),
         _torus(),
         _open_random(),
+        _court("court", 64, 48, False, "The team course's court at its largest: 64x48, open."),
+        _court("court-walls", 64, 48, True, "The 64x48 team court with walls in the centre."),
+        _court("court-small", 24, 20, False, "A small team court for quick games and tests."),
     ]
     for spec in specs:
         starts = spec.starts or starts_for(spec, spec.players[0], seed=0)

@@ -15,11 +15,12 @@ from importlib import resources
 from pathlib import Path
 
 from lightcycle.maps.io import map_from_file, map_from_text
+from lightcycle.maps.meshes import map_from_obj, map_from_obj_file
 from lightcycle.maps.spec import MapError, MapSpec
 
 _PACKAGE = "lightcycle.maps"
 _DATA_DIR = "data"
-_FILE_SUFFIXES = (".map", ".txt")
+_FILE_SUFFIXES = (".map", ".txt", ".obj")
 _NAME_AT_VERSION = re.compile(r"([^@]+)@(.*)")
 
 
@@ -33,12 +34,13 @@ def _builtin() -> dict[str, dict[int, MapSpec]]:
     maps: dict[str, dict[int, MapSpec]] = {}
     root = resources.files(_PACKAGE).joinpath(_DATA_DIR)
     for entry in sorted(root.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".map"):
+        if not entry.name.endswith((".map", ".obj")):
             continue
-        spec = map_from_text(
+        read = map_from_obj if entry.name.endswith(".obj") else map_from_text
+        spec = read(
             entry.read_text(encoding="utf-8"),
             source=f"lightcycle/maps/data/{entry.name}",
-            name=entry.name.removesuffix(".map"),
+            name=entry.name[:-4],
         )
         versions = maps.setdefault(spec.name, {})
         if spec.version in versions:
@@ -57,7 +59,8 @@ def get_map(name_or_path: str) -> MapSpec:
 
     Args:
         name_or_path: ``ring`` (the newest version), ``ring@1`` (exactly that version), or
-            the path of a ``.map`` or ``.txt`` file in either map format.
+            the path of a ``.map`` or ``.txt`` file in either map format, or of an
+            ``.obj`` 3D board.
 
     Raises:
         MapError: for an unknown name (listing close matches), a version the map does not
@@ -81,7 +84,7 @@ def get_map(name_or_path: str) -> MapSpec:
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise MapError(
             f"unknown map {name!r}.{hint} Run `lightcycle maps list` to see the built-in "
-            "maps, or give the path of a .map or .txt file."
+            "maps, or give the path of a .map, .txt or .obj file."
         )
     if version is None:
         return versions[max(versions)]
@@ -110,4 +113,4 @@ def _file_map(text: str) -> MapSpec:
 def _cached_file(resolved: str, mtime_ns: int, size: int, shown: str) -> MapSpec:
     # Keyed by modification time and size as well, so an edited file is read again.
     del resolved, mtime_ns, size
-    return map_from_file(shown)
+    return map_from_obj_file(shown) if shown.lower().endswith(".obj") else map_from_file(shown)

@@ -26,6 +26,9 @@ class MapSpec:
         players: the player counts the map is made for.
         tags: free words for finding maps (``open``, ``chambers``, ``torus`` ...).
         description: one line for ``lightcycle maps list``.
+        bonus: the cells where items appear (rulesets with items).
+        start_sets: start cells for other player counts than ``starts`` has, one
+            ``starts``-shaped tuple each (a 3D board ships fair starts for 2 and for 4).
     """
 
     name: str
@@ -36,11 +39,28 @@ class MapSpec:
     tags: tuple[str, ...] = ()
     description: str = ""
     bonus: tuple[int, ...] = field(default=())
+    start_sets: tuple[tuple[tuple[int, ...], ...], ...] = ()
 
     def __post_init__(self) -> None:
+        counts = set(self.players)
+        for starts in (self.starts, *self.start_sets):
+            self._check_starts(starts)
+            if starts:
+                counts.add(len(starts))
+        sizes = [len(s) for s in self.start_sets]
+        if len(set(sizes)) != len(sizes) or len(self.starts) in sizes:
+            raise MapError(f"map {self.name!r}: two start sets for the same player count")
+        topo = self.board.topology
+        for c in self.bonus:
+            if not 0 <= c < topo.size or self.board.is_wall(c):
+                raise MapError(f"map {self.name!r}: bonus cell {c} is off the board or a wall")
+        if counts != set(self.players):
+            object.__setattr__(self, "players", tuple(sorted(counts)))
+
+    def _check_starts(self, starts: tuple[tuple[int, ...], ...]) -> None:
         topo = self.board.topology
         seen: set[int] = set()
-        for p, cells in enumerate(self.starts):
+        for p, cells in enumerate(starts):
             for c in cells:
                 if not 0 <= c < topo.size:
                     raise MapError(f"map {self.name!r}: start of player {p + 1} is off the board")
@@ -49,8 +69,13 @@ class MapSpec:
                 if c in seen:
                     raise MapError(f"map {self.name!r}: two starts share cell {self._where(c)}")
                 seen.add(c)
-        if self.starts and len(self.starts) not in self.players:
-            object.__setattr__(self, "players", tuple(sorted({*self.players, len(self.starts)})))
+
+    def starts_of(self, players: int) -> tuple[tuple[int, ...], ...] | None:
+        """The map's own starts for ``players`` players, or ``None`` if it has none."""
+        for starts in (self.starts, *self.start_sets):
+            if len(starts) == players:
+                return starts
+        return None
 
     def _where(self, cell: int) -> str:
         topo = self.board.topology

@@ -72,8 +72,9 @@ def starts_for(spec: MapSpec, players: int, seed: int) -> Starts:
         MapError: when the map is not made for that many players, or starts cannot be
             placed.
     """
-    if spec.starts and len(spec.starts) == players:
-        return spec.starts
+    own = spec.starts_of(players)
+    if own is not None:
+        return own
     if players not in spec.players:
         counts = ", ".join(str(p) for p in spec.players)
         raise MapError(f"map {spec.id} is for {counts} players, not {players}")
@@ -320,3 +321,36 @@ def _spread(field: _Field, n: int, rng: Rng) -> list[int]:
             chosen[i] = rng.choice(picks)
             maps[i] = distance_map(chosen[i])
     return chosen
+
+
+PIN_ROWS = ((0, (0,)), (1, (-1, 1)), (2, (-2, 0, 2)), (3, (-3, -1, 1, 3)))
+"""The bowling-pin formation: (rows back from the tip, column offsets), tip first."""
+
+
+def pin_formation(width: int, height: int) -> Starts:
+    """The team course's starts: two bowling-pin formations of ten, north then south.
+
+    Each team's rows of 4, 3, 2 and 1 cycles are centred on its own edge, the row of
+    four three cells in from the perimeter row and the single cycle nearest the centre.
+    Cycles are listed tip first, row by row from the west (north: ``A`` the tip, ``G`` to
+    ``J`` the back row; south: ``K`` to ``T`` likewise), and south mirrors north, so
+    both teams see the same court.
+
+    Raises:
+        MapError: when the court is too small for two formations that do not touch.
+    """
+    if width < 9 or height < 15:
+        raise MapError(
+            f"a {width}x{height} court is too small for two bowling-pin formations: "
+            "it needs at least 9x15, the perimeter included"
+        )
+    cx = (width - 1) // 2
+    back = 3  # the row of four, counted from the perimeter row
+    tip = back + 3
+    north = tuple((tip - depth) * width + cx + dx for depth, offsets in PIN_ROWS for dx in offsets)
+    south = tuple(
+        (height - 1 - (tip - depth)) * width + cx + dx
+        for depth, offsets in PIN_ROWS
+        for dx in offsets
+    )
+    return (north, south)

@@ -18,7 +18,14 @@ import re
 
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
-from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError, UnsupportedGame
+from lightcycle.protocols.base import (
+    Answers,
+    Codec,
+    Params,
+    ProtocolError,
+    UnsupportedGame,
+    check_plain_rules,
+)
 
 _MOVES = {b"n": "n", b"e": "e", b"s": "s", b"w": "w"}
 _KEY = re.compile(r"[a-z_][a-z0-9_]*")
@@ -60,6 +67,7 @@ class AIChallenge(Codec):
     @classmethod
     def check(cls, state: GameState) -> None:
         """Grids, one cycle per player, at most 26 players."""
+        check_plain_rules(state, "aichallenge")
         if not isinstance(state.board.topology, GridTopology):
             raise UnsupportedGame("the aichallenge protocol carries grids only; use jsonl")
         if len(state.cycles) != len(state.teams) or len(state.teams) > 26:

@@ -42,6 +42,30 @@ class UnsupportedGame(ValueError):
     """A game a protocol cannot carry (a torus in the 2010 protocol, three players...)."""
 
 
+PLAIN_STAGES = frozenset(
+    {
+        "movement.standard",
+        "collision.simultaneous",
+        "trails.persist",
+        "game_over.last_standing",
+        "game_over.turn_limit",
+    }
+)
+"""The stages of the classic rules: all the older protocols (tron2010, aichallenge, sexp)
+can express. Jumps, items, turbo rounds, trails that vanish or move orders they cannot."""
+
+
+def check_plain_rules(state: GameState, protocol: str) -> None:
+    """Raise `UnsupportedGame` unless the game's ruleset uses only `PLAIN_STAGES`."""
+    stages = getattr(state.ruleset, "stages", ())
+    extra = [s for s in stages if s not in PLAIN_STAGES]
+    if extra:
+        raise UnsupportedGame(
+            f"the {protocol} protocol cannot express the rules of {state.ruleset.id} "
+            f"({', '.join(extra)}); use --protocol jsonl"
+        )
+
+
 @dataclass(frozen=True)
 class Params:
     """What a protocol tells a bot about the match besides the board.

@@ -9,14 +9,17 @@ Referee to bot (every message has ``"type"``):
   (every time control in seconds, ``null`` when not limited) and ``params``.
 - ``turn``: ``turn`` (the number of the turn being played, from 1), ``cycles`` (each:
   ``id``, ``team``, ``name``, ``head`` as ``[x, y]`` or a node, ``alive``, ``death``,
-  ``jumps_left``, ``item``, ``ghost``, ``turbo``), ``items``, ``scores``.
+  ``jumps_left``, ``item``, ``ghost``, ``turbo``, ``moving``), ``items``, ``scores``,
+  ``cpu`` (per team, CPU microseconds used so far as the referee measured them).
 - ``out``: the seat has no cycle left; the game goes on without it.
 - ``end``: ``result`` (``win``, ``loss`` or ``draw``), ``ranks``, ``reason``, ``turn``.
   A bot may then receive another ``start`` (the process plays the next game) or reach
   the end of its input.
 
 Bot to referee, one line per turn: ``{"move": M}`` for a seat with one cycle, or
-``{"moves": {"ID": M, ...}}``. A move ``M`` is a heading ``"n"``/``"e"``/``"s"``/``"w"``
+``{"moves": {"ID": M, ...}}`` keyed by cycle id or name (``"A"``); the key order is the
+order the seat's cycles move in under ``teams`` and ``tron3d``. A cycle whose
+``moving`` is false needs no move. A move ``M`` is a heading ``"n"``/``"e"``/``"s"``/``"w"``
 on grids, a node number on graphs, or an object ``{"heading": "n"}`` /
 ``{"to": NODE}`` with optional ``"jump": true`` and ``"use_item": true``.
 
@@ -33,7 +36,7 @@ from lightcycle.core.moves import Move
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import GraphTopology, GridTopology, Heading
 from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError
-from lightcycle.rules.legal import read_answer
+from lightcycle.rules.legal import moves_this_turn, read_answer
 
 PROTOCOL = "lightcycle-jsonl"
 VERSION = 1
@@ -52,6 +55,7 @@ class JsonLines(Codec):
         super().__init__(seat)
         self._w = 0
         self._out = False
+        self._state: GameState | None = None
 
     def _head(self, cell: int) -> Any:
         w = self._w
@@ -69,10 +73,12 @@ class JsonLines(Codec):
             "item": c.item,
             "ghost": c.ghost,
             "turbo": c.turbo,
+            "moving": moves_this_turn(self._state, c.index) if self._state else False,
         }
 
     def start(self, state: GameState, params: Params) -> bytes:
         self._out = False
+        self._state = state
         topo = state.board.topology
         walls = list(iter_cells(state.board.walls))
         board: dict[str, Any]
@@ -118,12 +124,14 @@ class JsonLines(Codec):
         return _dumps(message).encode() + b"\n"
 
     def turn(self, state: GameState) -> bytes:
+        self._state = state
         message = {
             "type": "turn",
             "turn": state.turn + 1,
             "cycles": [self._cycle(c) for c in state.cycles],
             "items": [[self._head(cell), kind] for cell, kind in state.items],
             "scores": list(state.scores),
+            "cpu": list(state.cpu) or [0] * len(state.teams),
         }
         return _dumps(message).encode() + b"\n"
 
@@ -162,11 +170,16 @@ class JsonLines(Codec):
             if not isinstance(raw, dict):
                 raise ProtocolError(self.name, '"moves" as an object {"ID": move}', line)
             answers: Answers = {}
+            names = {c.name: c.index for c in state.cycles if c.team == self.seat and c.name}
             for key, value in raw.items():
-                try:
-                    cycle = int(key)
-                except ValueError:
-                    raise ProtocolError(self.name, 'cycle ids as keys of "moves"', line) from None
+                cycle = names.get(key)
+                if cycle is None:
+                    try:
+                        cycle = int(key)
+                    except ValueError:
+                        raise ProtocolError(
+                            self.name, 'cycle ids or names of this seat as keys of "moves"', line
+                        ) from None
                 answers[cycle] = self._answer(state, cycle, value, line)
             return answers
         if "move" in data:

@@ -13,7 +13,14 @@ from __future__ import annotations
 from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
-from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError, UnsupportedGame
+from lightcycle.protocols.base import (
+    Answers,
+    Codec,
+    Params,
+    ProtocolError,
+    UnsupportedGame,
+    check_plain_rules,
+)
 
 _BLANK = b" \t\r\n"
 _DELIM = b" \t\r\n()'\""
@@ -39,6 +46,7 @@ class Sexp(Codec):
         The protocol never says whether the board wraps, and the course's bots assume it
         does; on a grid with a wall all round, wrapping or not makes no difference.
         """
+        check_plain_rules(state, "sexp")
         topo = state.board.topology
         if not isinstance(topo, GridTopology):
             raise UnsupportedGame("the sexp protocol carries grids only; use jsonl")

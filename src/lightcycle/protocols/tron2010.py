@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
-from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError, UnsupportedGame
+from lightcycle.protocols.base import (
+    Answers,
+    Codec,
+    Params,
+    ProtocolError,
+    UnsupportedGame,
+    check_plain_rules,
+)
 
 _BLANK = b" \t\r\n"
 _ANSWER = {0x31: 1, 0x32: 2, 0x33: 3, 0x34: 4}  # b"1" .. b"4"
@@ -40,6 +47,7 @@ class Tron2010(Codec):
     @classmethod
     def check(cls, state: GameState) -> None:
         """Two one-cycle players on a walled grid: all the 2010 protocol can say."""
+        check_plain_rules(state, "tron2010")
         topo = state.board.topology
         if not isinstance(topo, GridTopology) or topo.wrap:
             raise UnsupportedGame(

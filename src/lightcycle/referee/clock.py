@@ -16,6 +16,7 @@ Controls, each optional and combinable:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -53,6 +54,15 @@ class TimeControl:
                 "set --move-time or --average-time: without a wall-clock limit a bot that "
                 "sleeps would stop the game"
             )
+
+    @classmethod
+    def for_ruleset(cls, clock: Mapping[str, float | None]) -> TimeControl:
+        """The defaults with a ruleset's own time controls (`Ruleset.clock`) applied.
+
+        The team course, for instance, gives 5 s for the first turn and then 0.1 s on
+        average, with no separate per-move limit.
+        """
+        return cls().with_overrides(dict(clock))
 
     def with_overrides(self, overrides: dict[str, Any]) -> TimeControl:
         """A copy with some controls replaced (a bot file's ``[time]`` table)."""

@@ -26,6 +26,7 @@ from lightcycle.referee.players import InProcessPlayer, Player, ProgramPlayer
 from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
+from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox.process import BotProcess
@@ -42,6 +43,8 @@ class SeatRecord:
         clock: the seat's time account.
         verdict: the first verdict other than ``ok`` (``ok`` if none).
         cpu: CPU seconds of the bot's process tree (programs with a CPU budget).
+        cpu_mark: the CPU reading (seconds) at the end of the seat's last turn, for
+            rulesets that are handed each turn's CPU time.
         fresh_process: whether this game started a new process.
         failed: whether a verdict took the whole seat out of the game.
     """
@@ -50,6 +53,7 @@ class SeatRecord:
     clock: Clock
     verdict: Verdict = OK
     cpu: float = 0.0
+    cpu_mark: float = 0.0
     fresh_process: bool = False
     failed: bool = False
 
@@ -126,6 +130,7 @@ class Game:
         self.bots: dict[int, Any] = {}
         self.turn_verdicts: list[Verdict | None] = [None] * len(players)
         self.sel = selectors.DefaultSelector()
+        self.measure_cpu = "cpu" in ruleset.measures
 
     # -- set-up ------------------------------------------------------------------------
     def _params(self, seat: int) -> Params:
@@ -180,6 +185,8 @@ class Game:
             proc, fresh = player.ensure_process(f"{self.log_prefix}-seat{seat + 1}.log")
             rec = self.records[seat]
             rec.fresh_process = fresh
+            if self.measure_cpu:
+                rec.cpu_mark = proc.cpu_time()
             w = _Wire(seat, proc, player.protocol(seat), rec)
             self.wires[seat] = w
             self.sel.register(proc.stdout_fd, selectors.EVENT_READ, w)
@@ -288,8 +295,12 @@ class Game:
         records = self.records
         self.turn_verdicts = [None] * len(self.players)
         times: list[float | None] = [None] * len(self.players)
+        cpu = [0] * len(self.players) if self.measure_cpu else None
         live = [
-            t for t in range(len(self.players)) if state.team_alive(t) and not records[t].failed
+            t
+            for t in range(len(self.players))
+            if not records[t].failed
+            and any(moves_this_turn(state, c.index) for c in state.cycles_of(t))
         ]
         asking: list[_Wire] = []
         for seat in live:
@@ -311,17 +322,20 @@ class Game:
             if bot is None:
                 continue
             t0 = _now()
+            c0 = time.thread_time_ns()
             try:
                 answer = bot.move(View(state, seat))
             except Exception as exc:  # a bot's bug costs its seat, nothing more
                 self._fail(seat, Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}"))
                 continue
             elapsed = _now() - t0
+            if cpu is not None:
+                cpu[seat] = (time.thread_time_ns() - c0) // 1000
             times[seat] = elapsed
             if not records[seat].clock.charge(elapsed):
                 self._fail(seat, Verdict("timeout", f"took {elapsed:.3f} s"))
                 continue
-            mine = [c.index for c in state.cycles if c.team == seat and c.alive]
+            mine = [c.index for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]
             answers[seat] = answer if isinstance(answer, dict) else {mine[0]: answer}
         if asking:
             got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state))
@@ -335,6 +349,10 @@ class Game:
                     continue
                 answers[w.seat] = value
             for w in asking:
+                if cpu is not None and w.healthy:
+                    now_cpu = w.proc.cpu_time()
+                    cpu[w.seat] = max(0, round((now_cpu - w.record.cpu_mark) * 1e6))
+                    w.record.cpu_mark = now_cpu
                 control = w.record.clock.control
                 if w.healthy and control.cpu is not None:
                     w.record.cpu = w.proc.cpu_time()
@@ -357,8 +375,8 @@ class Game:
             if not verdict.ok:
                 self._fail(seat, verdict)
         verdicts = [v.to_dict() if v is not None else None for v in self.turn_verdicts]
-        self.replay.record(state, moves, times=times, verdicts=verdicts)
-        self.state = step(state, moves)
+        self.replay.record(state, moves, times=times, verdicts=verdicts, cpu=cpu)
+        self.state = step(state, moves, cpu)
         for seat in live:
             if not self.state.team_alive(seat) and self.state.outcome is None:
                 w = self.wires.get(seat)

@@ -8,6 +8,7 @@ of a bot.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,14 +17,14 @@ from typing import Any
 from lightcycle.bots.api import Bot
 from lightcycle.bots.registry import make_bot
 from lightcycle.core.moves import Forfeit, Move, Outcome
-from lightcycle.core.state import GameState
+from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.players import unique_names
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import read_answer
+from lightcycle.rules.legal import moves_this_turn, read_answer
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.rules.variants import get_ruleset
@@ -66,8 +67,13 @@ def result_line(outcome: Outcome, names: Sequence[str]) -> str:
 
 
 def default_ruleset(spec: MapSpec, players: int) -> Ruleset:
-    """The ruleset a map suggests: torus for wrapping grids, ffa beyond two players."""
+    """The ruleset a map suggests: torus for wrapping grids, ffa beyond two players,
+    teams for maps of ten cycles a side, tron3d for graph boards."""
     topo = spec.board.topology
+    if not isinstance(topo, GridTopology):
+        return get_ruleset("tron3d")
+    if spec.starts and len(spec.starts[0]) == 10 and players == 2:
+        return get_ruleset("teams")
     if isinstance(topo, GridTopology) and topo.wrap:
         return get_ruleset("torus" if players == 2 else "ffa")
     return get_ruleset("classic" if players == 2 else "ffa")
@@ -81,27 +87,64 @@ def ask(bot: Bot, view: View) -> Any:
         return Forfeit(view.me.index, f"bot raised {type(exc).__name__}: {exc}")
 
 
-def collect_moves(state: GameState, bots: Sequence[Bot]) -> dict[int, Move | Forfeit]:
-    """Ask each live team's bot for its move and read the answers strictly."""
+def collect_moves(
+    state: GameState, bots: Sequence[Bot], cpu: list[int] | None = None
+) -> dict[int, Move | Forfeit]:
+    """Ask each team's bot for its moves and read the answers strictly.
+
+    A team is asked only when one of its cycles moves this turn (`moves_this_turn`). A
+    bot with one moving cycle may answer one move; a bot with several answers a dict
+    from cycle (index or name, such as ``"A"``) to move, and the order of that dict is
+    the order its cycles move in under the sequential rulesets.
+
+    Args:
+        state: the state before the turn.
+        bots: one per team.
+        cpu: when given, each team's CPU microseconds spent in ``move`` are stored in it.
+    """
     moves: dict[int, Move | Forfeit] = {}
     for team, bot in enumerate(bots):
-        cycles = [c for c in state.cycles_of(team) if c.alive]
+        cycles = [c for c in state.cycles_of(team) if moves_this_turn(state, c.index)]
         if not cycles:
             continue
         view = View(state, team)
+        started = time.thread_time_ns()
         answer = ask(bot, view)
+        if cpu is not None:
+            cpu[team] = (time.thread_time_ns() - started) // 1000
         if isinstance(answer, Forfeit):
             for c in cycles:
                 moves[c.index] = Forfeit(c.index, answer.reason)
             continue
-        answers = answer if isinstance(answer, dict) else {cycles[0].index: answer}
-        for c in cycles:
-            a = answers.get(c.index)
+        for index, a in answers_by_cycle(state, cycles, answer):
             try:
-                moves[c.index] = read_answer(state, c.index, a)
+                moves[index] = read_answer(state, index, a)
             except ValueError as exc:
-                moves[c.index] = Forfeit(c.index, f"bad answer: {exc}")
+                moves[index] = Forfeit(index, f"bad answer: {exc}")
     return moves
+
+
+def answers_by_cycle(
+    state: GameState, cycles: Sequence[Cycle], answer: Any
+) -> list[tuple[int, Any]]:
+    """Pair a team's answer with its moving ``cycles``, in the order the team listed them.
+
+    ``answer`` is one move (for the first of ``cycles``) or a dict keyed by cycle index
+    or name; cycles it leaves out come last with ``None`` (they forfeit).
+    """
+    if not isinstance(answer, dict):
+        return [(cycles[0].index, answer), *((c.index, None) for c in cycles[1:])]
+    mine: dict[object, int] = {c.index: c.index for c in cycles}
+    mine.update({c.name: c.index for c in cycles if c.name})
+    out: list[tuple[int, Any]] = []
+    seen: set[int] = set()
+    for key, a in answer.items():
+        index = mine.get(key)
+        if index is not None and index not in seen:
+            seen.add(index)
+            out.append((index, a))
+    out += [(c.index, None) for c in cycles if c.index not in seen]
+    return out
 
 
 def play(
@@ -148,15 +191,17 @@ def play(
             start_errors[team] = f"start() raised {type(exc).__name__}: {exc}"
     if on_turn:
         on_turn(state)
+    measure = "cpu" in rs.measures
     while state.outcome is None:
-        moves = collect_moves(state, players)
+        cpu = [0] * len(players) if measure else None
+        moves = collect_moves(state, players, cpu)
         for team, reason in start_errors.items():
             for c in state.cycles_of(team):
                 if c.alive:
                     moves[c.index] = Forfeit(c.index, reason)
         start_errors.clear()
-        replay.record(state, moves)
-        state = step(state, moves)
+        replay.record(state, moves, cpu=cpu)
+        state = step(state, moves, cpu)
         if on_turn:
             on_turn(state)
     replay.finish(state)

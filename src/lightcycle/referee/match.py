@@ -150,7 +150,7 @@ def run_match(
         extra_params: more parameters announced by protocols with a parameter list.
     """
     t0 = time.perf_counter()
-    control = control if control is not None else TimeControl()
+    control = control if control is not None else TimeControl.for_ruleset(ruleset.clock)
     limits = limits if limits is not None else Limits()
     log_dir = out_dir / "logs" if out_dir is not None else None
     players: list[Player] = [make_player(s, limits, log_dir) for s in specs]

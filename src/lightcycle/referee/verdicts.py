@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import GridTopology
-from lightcycle.rules.legal import legal_moves, read_answer
+from lightcycle.rules.legal import legal_moves, moves_this_turn, read_answer
 from lightcycle.rules.ruleset import DEFAULT_VERDICT_EFFECTS, VERDICTS, Ruleset
 
 SEVERITY = {v: i for i, v in enumerate(VERDICTS)}
@@ -74,9 +74,13 @@ def _legal(state: GameState, c: Cycle, m: Move) -> bool:
 
 
 def judge_answers(
-    state: GameState, team: int, answers: Mapping[int, object]
+    state: GameState, team: int, answers: Mapping[int, object] | Mapping[int | str, object]
 ) -> tuple[dict[int, Move | Forfeit], Verdict]:
     """Turn a seat's answers (per cycle) into moves, refusing what the rules do not allow.
+
+    ``answers`` is keyed by cycle index or cycle name; its order is the order the seat
+    listed its cycles, kept in the moves returned. Only cycles that move this turn
+    (`moves_this_turn`) need an answer.
 
     A cycle with no answer, an answer that is no move, or a move the rules reject gets
     the ``illegal_move`` verdict; the ruleset says whether that costs the cycle or the
@@ -84,13 +88,21 @@ def judge_answers(
     """
     moves: dict[int, Move | Forfeit] = {}
     problems: list[str] = []
-    mine = [c for c in state.cycles if c.team == team and c.alive]
+    alive = [c for c in state.cycles if c.team == team and c.alive]
+    names = {c.name: c.index for c in alive if c.name}
+    by_index: dict[int | str, object] = {
+        names.get(k, k) if isinstance(k, str) else k: v for k, v in answers.items()
+    }
+    moving = {c.index: c for c in alive if moves_this_turn(state, c.index)}
+    # the seat's cycles in the order it listed them (that order matters in teams/tron3d)
+    listed = [i for i in by_index if isinstance(i, int) and i in moving]
+    mine = [moving[i] for i in listed] + [c for i, c in moving.items() if i not in by_index]
     for c in mine:
-        if c.index not in answers:
+        if c.index not in by_index:
             problems.append(f"no move for cycle {c.index}")
             continue
         try:
-            m = read_answer(state, c.index, answers[c.index])
+            m = read_answer(state, c.index, by_index[c.index])
         except ValueError as exc:
             problems.append(f"cycle {c.index}: {exc}")
             continue
@@ -98,8 +110,8 @@ def judge_answers(
             problems.append(f"cycle {c.index}: {m} is not a legal move")
             continue
         moves[c.index] = m
-    owned = {c.index for c in mine}
-    for key in answers:
+    owned = {c.index for c in alive}  # answers for cycles not moving now are ignored
+    for key in by_index:
         if key not in owned:
             problems.append(f"answered for cycle {key}, which is not a live cycle of this seat")
     if not problems:

@@ -59,7 +59,9 @@ def board_text(state: GameState, unicode: bool = True, color: bool = True) -> Te
     """
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
-        return Text(graph_summary(state))
+        from lightcycle.render.graph import flat_text
+
+        return flat_text(state, unicode=unicode, color=color)
     sym = UNICODE if unicode else ASCII
     owner: dict[int, int] = {}
     for c in state.cycles:
@@ -105,13 +107,24 @@ def graph_summary(state: GameState) -> str:
 
 
 def status_line(state: GameState) -> str:
-    """``turn 12 | Player 1: alive | Player 2: dead (trail)``."""
+    """``turn 12 | Player 1: alive | Player 2: dead (trail)``.
+
+    Teams of several cycles show how many are left (``North: 7/10 left``), and scores
+    appear once anyone has scored (``score 120``).
+    """
     parts = [f"turn {state.turn}"]
+    scored = any(state.scores)
     for t in state.teams:
         cycles = state.cycles_of(t.index)
-        if any(c.alive for c in cycles):
-            parts.append(f"{t.name}: alive")
+        left = sum(c.alive for c in cycles)
+        if left and len(cycles) > 1:
+            text = f"{t.name}: {left}/{len(cycles)} left"
+        elif left:
+            text = f"{t.name}: alive"
         else:
             causes = {c.death.cause.value for c in cycles if c.death}
-            parts.append(f"{t.name}: dead ({', '.join(sorted(causes))})")
+            text = f"{t.name}: dead ({', '.join(sorted(causes))})"
+        if scored and t.index < len(state.scores):
+            text += f", score {state.scores[t.index]}"
+        parts.append(text)
     return " | ".join(parts)

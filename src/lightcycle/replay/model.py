@@ -25,9 +25,10 @@ from lightcycle.rules.variants import get_ruleset
 FORMAT = "lightcycle-replay"
 VERSION = 1
 
-Token = str | int | dict[str, str] | None
+Token = str | int | dict[str, Any] | None
 """One cycle's move in a replay: a heading letter (upper case for a jump) on grids, a node
-on graphs, ``{"forfeit": reason}``, or ``None`` for a cycle already dead."""
+on graphs, ``{"move": token, "use_item": true}`` for a move that uses the held item,
+``{"forfeit": reason}``, or ``None`` for a cycle already dead or not moving that turn."""
 
 
 class ReplayError(ValueError):
@@ -44,6 +45,8 @@ def encode_move(state: GameState, m: Move | Forfeit | None) -> Token:
         return None
     if isinstance(m, Forfeit):
         return {"forfeit": m.reason}
+    if m.use_item:
+        return {"move": encode_move(state, m._replace(use_item=False)), "use_item": True}
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
         return m.to
@@ -65,6 +68,11 @@ def decode_move(state: GameState, cycle: int, token: Token) -> Move | Forfeit | 
     if token is None:
         return None
     if isinstance(token, dict):
+        if "move" in token:
+            inner = decode_move(state, cycle, token["move"])
+            if not isinstance(inner, Move):
+                raise ReplayError(f"cycle {cycle}: {token!r} holds no move")
+            return inner._replace(use_item=bool(token.get("use_item")))
         return Forfeit(cycle, str(token.get("forfeit", "forfeit")))
     topo = state.board.topology
     if isinstance(token, str) and isinstance(topo, GridTopology) and token in "neswNESW":
@@ -113,6 +121,11 @@ class Replay:
         times: optional per turn per team move times in seconds (``None``: not asked).
         verdicts: optional per turn per team ``{"verdict", "detail"}`` when a seat's move
             was not ``ok`` (``None`` otherwise).
+        cpu: optional per turn per team CPU microseconds the referee measured and handed
+            to the rules (rulesets where CPU time decides collisions).
+        orders: optional per turn the cycle indices in the order the teams listed their
+            moves, where that differs from index order (``None`` otherwise); the
+            sequential rulesets follow it.
     """
 
     ruleset: str
@@ -125,6 +138,8 @@ class Replay:
     outcome: dict[str, Any] | None = None
     times: list[list[float | None]] | None = None
     verdicts: list[list[dict[str, str] | None]] | None = None
+    cpu: list[list[int]] | None = None
+    orders: list[list[int] | None] | None = None
 
     # -- building ----------------------------------------------------------------------
     @classmethod
@@ -136,7 +151,7 @@ class Replay:
             ruleset=rs.id,
             settings=rs.settings.to_dict(),
             map_id=spec.id,
-            map_text=map_to_mpmap(spec),
+            map_text=map_text(spec),
             seed=state.seed,
             seats=[dict(s) for s in seats],
         )
@@ -147,11 +162,25 @@ class Replay:
         moves: dict[int, Move | Forfeit],
         times: Sequence[float | None] | None = None,
         verdicts: Sequence[dict[str, str] | None] | None = None,
+        cpu: Sequence[int] | None = None,
     ) -> None:
-        """Append the moves played from ``state``, with the seats' move times and verdicts."""
+        """Append the moves played from ``state``, with the seats' move times, verdicts and
+        the CPU time handed to the rules."""
+        n = len(self.turns)
         self.turns.append(
             [encode_move(state, moves.get(c.index)) if c.alive else None for c in state.cycles]
         )
+        listed = [i for i in moves if 0 <= i < len(state.cycles)]
+        if listed != sorted(listed):
+            if self.orders is None:
+                self.orders = [None] * n
+            self.orders.append(listed)
+        elif self.orders is not None:
+            self.orders.append(None)
+        if cpu is not None:
+            if self.cpu is None:
+                self.cpu = [[0] * len(cpu) for _ in range(n)]
+            self.cpu.append([int(c) for c in cpu])
         if times is not None:
             if self.times is None:
                 self.times = [[None] * len(times) for _ in range(len(self.turns) - 1)]
@@ -168,7 +197,7 @@ class Replay:
     # -- re-simulating -----------------------------------------------------------------
     def map_spec(self) -> MapSpec:
         """The map this replay was played on."""
-        return map_from_text(self.map_text, source=f"replay map {self.map_id}")
+        return map_from_replay_text(self.map_text, source=f"replay map {self.map_id}")
 
     def initial_state(self) -> GameState:
         """Turn 0 of the game."""
@@ -196,15 +225,21 @@ class Replay:
                 raise ReplayError(
                     f"turn {t}: {len(tokens)} moves recorded for {len(state.cycles)} cycles"
                 )
+            order = self.orders[t - 1] if self.orders and t - 1 < len(self.orders) else None
+            if order is not None and sorted(order) != sorted(set(order)):
+                raise ReplayError(f"turn {t}: the move order {order} repeats a cycle")
             moves: dict[int, Move | Forfeit] = {}
-            for i, tok in enumerate(tokens):
+            for i in [*(order or ()), *range(len(tokens))]:
+                if i in moves or not 0 <= i < len(tokens):
+                    continue
                 try:
-                    m = decode_move(state, i, tok)
+                    m = decode_move(state, i, tokens[i])
                 except ReplayError as exc:
                     raise ReplayError(f"turn {t}: {exc}") from None
                 if m is not None:
                     moves[i] = m
-            state = step(state, moves)
+            cpu = self.cpu[t - 1] if self.cpu and t - 1 < len(self.cpu) else None
+            state = step(state, moves, cpu)
             yield state
 
     def verify(self) -> GameState:
@@ -252,12 +287,18 @@ class Replay:
             data["times"] = self.times
         if self.verdicts is not None:
             data["verdicts"] = self.verdicts
+        if self.cpu is not None:
+            data["cpu"] = self.cpu
+        if self.orders is not None:
+            data["orders"] = self.orders
         return data
 
     def to_json(self) -> str:
         """The replay as JSON text: one line per turn so diffs and greps stay readable."""
         data = self.to_dict()
-        rows = {k: data.pop(k) for k in ("turns", "times", "verdicts") if k in data}
+        rows = {
+            k: data.pop(k) for k in ("turns", "times", "verdicts", "cpu", "orders") if k in data
+        }
         text = json.dumps(data, indent=1, ensure_ascii=False)[:-2]
         for key, items in rows.items():
             body = ",\n".join("  " + json.dumps(t, ensure_ascii=False) for t in items)
@@ -302,6 +343,8 @@ class Replay:
                 outcome=data.get("outcome"),
                 times=data.get("times"),
                 verdicts=data.get("verdicts"),
+                cpu=data.get("cpu"),
+                orders=data.get("orders"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ReplayError(f"{source}: missing or malformed field: {exc}") from None
@@ -315,6 +358,34 @@ class Replay:
         except OSError as exc:
             raise ReplayError(f"cannot read {p}: {exc.strerror}") from None
         return cls.from_json(text, source=str(p))
+
+
+def map_text(spec: MapSpec) -> str:
+    """The map as text a replay can carry: the multi-player format, or OBJ for graphs."""
+    if isinstance(spec.topology, GridTopology):
+        return map_to_mpmap(spec)
+    from lightcycle.formats.obj import format_obj
+    from lightcycle.maps.meshes import map_to_mesh
+
+    return format_obj(map_to_mesh(spec))
+
+
+def map_from_replay_text(text: str, source: str) -> MapSpec:
+    """Read the map a replay carries (see `map_text`)."""
+    if _looks_like_obj(text):
+        from lightcycle.formats.obj import parse_obj
+        from lightcycle.maps.meshes import mesh_to_map
+
+        return mesh_to_map(parse_obj(text, source=source), source=source)
+    return map_from_text(text, source=source)
+
+
+def _looks_like_obj(text: str) -> bool:
+    for line in text.splitlines():
+        word = line.split(maxsplit=1)[0] if line.strip() else ""
+        if word and not word.startswith("#"):
+            return word in ("v", "o", "g", "f", "vn", "vt", "mtllib", "s", "usemtl")
+    return False
 
 
 def outcome_of(data: dict[str, Any]) -> Outcome:

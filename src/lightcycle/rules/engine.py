@@ -7,7 +7,7 @@ from functools import cache
 
 from lightcycle.core.bitset import from_cells
 from lightcycle.core.moves import Forfeit, Move
-from lightcycle.core.state import Cycle, GameState, Team
+from lightcycle.core.state import Board, Cycle, GameState, Team
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.spec import MapSpec
 from lightcycle.maps.starts import starts_for
@@ -50,7 +50,9 @@ def _pipeline(
 _new = tuple.__new__
 
 
-def _quiet_step(state: GameState, moves: Mapping[int, Move | Forfeit]) -> GameState | None:
+def _quiet_step(
+    state: GameState, moves: Mapping[int, Move | Forfeit], cpu: tuple[int, ...]
+) -> GameState | None:
     """Play a quiet turn directly, or return ``None`` if this turn is not quiet.
 
     Quiet: every live cycle makes a plain one-step `Move` into a free cell and no two
@@ -94,6 +96,7 @@ def _quiet_step(state: GameState, moves: Mapping[int, Move | Forfeit]) -> GameSt
             state.scores,
             state.items,
             None,
+            cpu,
         ),
     )
 
@@ -109,6 +112,13 @@ def _check_board(rs: Ruleset, spec: MapSpec) -> None:
         "graph": not is_grid,
         "any": True,
     }[rs.board]
+    if ok and is_grid:
+        problem = rs.settings.board_problem(topo.width, topo.height)  # type: ignore[attr-defined]
+        if problem is not None:
+            raise RulesError(
+                f"{rs.id}: {problem}; map {spec.name!r} does not fit. Choose another map "
+                "(`lightcycle maps list`)"
+            )
     if not ok:
         kind = {"grid": "a walled grid", "torus": "a torus (wrap 1)", "any-grid": "a grid"}.get(
             rs.board, "a graph board"
@@ -155,31 +165,45 @@ def new_game(
         Team(t, names[t] if names is not None else f"Player {t + 1}") for t in range(players)
     )
     cycles: list[Cycle] = []
+    settings = rs.settings
     for t, cells in enumerate(starts):
-        if len(cells) != per_team:
+        if len(cells) < per_team:
             raise RulesError(
                 f"{rs.id} gives each player {per_team} cycle(s) but map {spec.name!r} has "
                 f"{len(cells)} start(s) for player {t + 1}"
             )
-        for c in cells:
+        for k, c in enumerate(cells[:per_team]):
             cycles.append(
-                Cycle(index=len(cycles), team=t, head=c, trail=1 << c, jumps_left=rs.settings.jumps)
+                Cycle(
+                    index=len(cycles),
+                    team=t,
+                    head=c,
+                    trail=1 << c,
+                    name=settings.cycle_name(t, k),
+                    jumps_left=settings.jumps,
+                )
             )
     occupied = spec.board.walls | from_cells(c.head for c in cycles)
+    board = spec.board
+    if board.bonus != spec.bonus:
+        board = Board(board.topology, board.walls, spec.bonus)
     return GameState(
         ruleset=rs,
-        board=spec.board,
+        board=board,
         seed=seed,
         turn=0,
         teams=teams,
         cycles=tuple(cycles),
         occupied=occupied,
         scores=(0,) * players,
+        cpu=(0,) * players,
     )
 
 
 def step(
-    state: GameState, moves: Mapping[int, Move | Forfeit] | Iterable[Move | Forfeit]
+    state: GameState,
+    moves: Mapping[int, Move | Forfeit] | Iterable[Move | Forfeit],
+    cpu: Sequence[int] | None = None,
 ) -> GameState:
     """Apply one simultaneous turn and return the next state.
 
@@ -187,6 +211,10 @@ def step(
         state: the state before the turn (never modified).
         moves: one `Move` or `Forfeit` per live cycle, as a mapping by cycle index or any
             iterable (each item names its cycle). A live cycle with no entry forfeits.
+            The order of a team's entries is the order in which that team listed its
+            cycles, which the sequential rulesets (``teams``, ``tron3d``) follow.
+        cpu: per team, the CPU microseconds its bot used for this turn, as measured by
+            the referee; added to ``state.cpu``. ``None`` counts nothing.
 
     Raises:
         GameOverError: when the game is already over.
@@ -197,26 +225,38 @@ def step(
         moves = {m.cycle: m for m in moves}
     rs = state.ruleset
     assert isinstance(rs, Ruleset)
+    totals = state.cpu
+    if cpu is not None:
+        if len(cpu) != len(state.teams) or any(t < 0 for t in cpu):
+            raise RulesError(f"cpu needs one count >= 0 per team, got {list(cpu)}")
+        totals = tuple(a + int(b) for a, b in zip(state.cpu, cpu, strict=True))
     quiet = _pipeline_of(rs)[1]
     if quiet is not None:
         for check in quiet:
             if not check(state):
                 break
         else:
-            fast = _quiet_step(state, moves)
+            fast = _quiet_step(state, moves, totals)
             if fast is not None:
                 return fast
-    return run_pipeline(state, moves)
+    return run_pipeline(state, moves, totals)
 
 
-def run_pipeline(state: GameState, moves: Mapping[int, Move | Forfeit]) -> GameState:
+def run_pipeline(
+    state: GameState, moves: Mapping[int, Move | Forfeit], cpu: tuple[int, ...] | None = None
+) -> GameState:
     """Play one turn through every stage of the ruleset, never taking the quiet shortcut.
 
     `step` uses it for every turn that is not quiet; tests use it to check the shortcut.
+
+    Args:
+        state: the state before the turn.
+        moves: as for `step`.
+        cpu: the teams' CPU totals after this turn (default: unchanged).
     """
     rs = state.ruleset
     assert isinstance(rs, Ruleset)
-    turn = Turn(state, moves, rs)
+    turn = Turn(state, moves, rs, cpu)
     for fn in _pipeline_of(rs)[0]:
         fn(turn)
     return turn.freeze()

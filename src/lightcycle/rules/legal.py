@@ -9,19 +9,38 @@ from lightcycle.rules.fast import windows
 from lightcycle.rules.ruleset import Ruleset
 
 
+def moves_this_turn(state: GameState, cycle: int) -> bool:
+    """Whether ``cycle`` moves in the coming turn (and so must be given a move).
+
+    Always, for a live cycle, except under turbo rounds (``movement.rounds``): there a
+    cycle without turbo moves only on even rounds (round = turn - 1).
+    """
+    c = state.cycles[cycle]
+    if not c[4] or state.outcome is not None:
+        return False
+    if state.turn % 2 == 0 or c.turbo > 0:
+        return True
+    rs = state.ruleset
+    return not (isinstance(rs, Ruleset) and "movement.rounds" in rs.stages)
+
+
 def legal_moves(state: GameState, cycle: int) -> list[Move]:
     """Every move the rules accept for ``cycle`` this turn, safe or not.
 
     On a grid: one move per heading whose destination is distinct (a move off a walled
     grid is legal and deadly), plus the jumps the cycle may still make. On a graph: one
-    move per neighbouring node.
+    move per neighbouring node, and each again using the held item, if any. A cycle
+    that does not move this turn (`moves_this_turn`) has none.
     """
     c = state.cycles[cycle]
-    if not c.alive or state.outcome is not None:
+    if not moves_this_turn(state, cycle):
         return []
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
-        return [Move(cycle, d) for d in topo.neighbours[c.head]]
+        steps = [Move(cycle, d) for d in topo.neighbours[c.head]]
+        if c.item is not None:
+            steps += [Move(cycle, d, use_item=True) for d in topo.neighbours[c.head]]
+        return steps
     seen: set[int] = set()
     out: list[Move] = []
     for h in range(4):
@@ -62,9 +81,14 @@ _TABLES: dict[int, _Tables] = {}
 
 
 def safe_moves(state: GameState, cycle: int) -> list[Move]:
-    """The legal single-step moves of ``cycle`` into free cells (no wall, no trail)."""
+    """The legal single-step moves of ``cycle`` into free cells (no wall, no trail).
+
+    Empty for a cycle that does not move this turn (`moves_this_turn`).
+    """
     c = state.cycles[cycle]
     if not c[4] or state.outcome is not None:  # c[4]: alive
+        return []
+    if state.turn % 2 and not c.turbo and not moves_this_turn(state, cycle):
         return []
     nbrs = state.board.topology.neighbours
     tables = _TABLES.get(id(nbrs))

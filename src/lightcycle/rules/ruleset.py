@@ -54,6 +54,99 @@ class Settings:
         """The settings as plain JSON-ready data."""
         return dataclasses.asdict(self)
 
+    def cycle_name(self, team: int, k: int) -> str:
+        """The label of ``team``'s ``k``-th cycle (from 0); none in the duel variants."""
+        return ""
+
+    def board_problem(self, width: int, height: int) -> str | None:
+        """Why a ``width`` x ``height`` grid cannot be played, or ``None`` if it can."""
+        return None
+
+
+@dataclass(frozen=True)
+class TeamSettings(Settings):
+    """Settings of the team course (``teams@1``).
+
+    Attributes:
+        min_width, min_height, max_width, max_height: the court sizes allowed, the
+            perimeter included. Tournaments play on the maximum.
+        letters: per team, the labels of its cycles in order (north ``A``-``J``, south
+            ``K``-``T``).
+    """
+
+    turn_limit: int | None = 2000
+    turn_limit_outcome: TurnLimitOutcome = "cycles_left"
+    jumps: int = 1
+    cycles_per_team: int = 10
+    min_width: int = 16
+    min_height: int = 16
+    max_width: int = 64
+    max_height: int = 48
+    letters: tuple[str, ...] = ("ABCDEFGHIJ", "KLMNOPQRST")
+
+    def validate(self) -> None:
+        """See `Settings.validate`; also the size bounds."""
+        super().validate()
+        if not (3 <= self.min_width <= self.max_width and 3 <= self.min_height <= self.max_height):
+            raise RulesError(
+                "court sizes need 3 <= min_width <= max_width and 3 <= min_height <= max_height"
+            )
+
+    def cycle_name(self, team: int, k: int) -> str:
+        """``A``, ``B`` ... for north, ``K``, ``L`` ... for south (see ``letters``)."""
+        if team < len(self.letters) and k < len(self.letters[team]):
+            return self.letters[team][k]
+        return f"{team + 1}.{k + 1}"
+
+    def board_problem(self, width: int, height: int) -> str | None:
+        """A court must lie within the size bounds."""
+        if not (
+            self.min_width <= width <= self.max_width
+            and self.min_height <= height <= self.max_height
+        ):
+            return (
+                f"courts are {self.min_width}x{self.min_height} to "
+                f"{self.max_width}x{self.max_height} (perimeter included), not {width}x{height}"
+            )
+        return None
+
+
+ITEM_KINDS = ("turbo", "ghost", "points")
+"""The items of the 3D course."""
+
+
+@dataclass(frozen=True)
+class Tron3DSettings(Settings):
+    """Settings of the 3D course (``tron3d@1``); bots see every one of them.
+
+    Attributes:
+        nb_rounds: rounds in a game. Cycles without turbo move on even rounds only
+            (round = turn - 1), so 200 rounds are 100 normal moves.
+        bonus_round: the round on which items appear on the free bonus vertices.
+        turbo_duration: moves a cycle makes in turbo after using a turbo item.
+        ghost_duration: moves a cycle makes as a ghost after using a ghost item.
+        score_bonus: points of an extra-points item.
+        move_points: points per move made.
+    """
+
+    cycles_per_team: int = 2
+    nb_rounds: int = 200
+    bonus_round: int = 50
+    turbo_duration: int = 8
+    ghost_duration: int = 3
+    score_bonus: int = 50
+    move_points: int = 10
+
+    def validate(self) -> None:
+        """See `Settings.validate`; also the round and item parameters."""
+        super().validate()
+        values = (self.bonus_round, self.turbo_duration, self.ghost_duration, self.score_bonus)
+        if self.nb_rounds < 1 or min(values) < 0 or self.move_points < 0:
+            raise RulesError(
+                "nb_rounds must be >= 1 and bonus_round, turbo_duration, ghost_duration, "
+                "score_bonus and move_points >= 0"
+            )
+
 
 BoardKind = Literal["grid", "torus", "any-grid", "graph", "any"]
 
@@ -88,6 +181,10 @@ class Ruleset:
             ``any``.
         description: one line for listings.
         verdicts: what each non-``ok`` verdict forfeits, ``cycle`` or ``team``.
+        clock: the time controls the variant's course used (`lightcycle.referee.clock`
+            names: ``move``, ``first_move``, ``bank``, ``average``, ``cpu``); the referee
+            starts from them, and the command line overrides them.
+        measures: facts the referee must measure and hand to `step` (``cpu``).
     """
 
     name: str
@@ -101,6 +198,8 @@ class Ruleset:
     verdicts: Mapping[str, VerdictEffect] = field(
         default_factory=lambda: dict(DEFAULT_VERDICT_EFFECTS), hash=False
     )
+    clock: Mapping[str, float | None] = field(default_factory=dict, hash=False)
+    measures: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -121,6 +220,9 @@ class Ruleset:
             raise RulesError(
                 f"{self.id} has no setting {', '.join(unknown)}; known: {', '.join(sorted(known))}"
             )
+        for key, value in changes.items():  # JSON gives lists where settings keep tuples
+            if isinstance(value, list) and isinstance(getattr(self.settings, key), tuple):
+                changes[key] = tuple(value)
         settings = dataclasses.replace(self.settings, **changes)
         settings.validate()
         return dataclasses.replace(self, settings=settings)

@@ -27,17 +27,28 @@ class Turn:
         moves: what each cycle was asked to do, by cycle index.
         number: the turn being played (``before.turn + 1``); deaths record it.
         dest: per cycle, the cell it moves to, ``OFF``, or ``NO_MOVE``.
-        heads, trails, alive, deaths: the cycles' data, updated in place.
+        heads, trails, alive, deaths, jumps_left, held, ghost, turbo: the cycles' data,
+            updated in place (``held`` is the item a cycle holds).
         occupied: walls plus standing trails.
+        scores: per team.
+        items: the items lying on the board, by cell.
+        cpu: per team, CPU microseconds used so far, this turn's included.
+        advanced: set by stages that move the cycles themselves (the sequential
+            collision stages), so the trail stages do not move them again.
         outcome: set by a ``game_over`` stage.
     """
 
     __slots__ = (
+        "advanced",
         "alive",
         "before",
+        "cpu",
         "deaths",
         "dest",
+        "ghost",
         "heads",
+        "held",
+        "items",
         "jumps_left",
         "moves",
         "number",
@@ -47,9 +58,16 @@ class Turn:
         "scores",
         "settings",
         "trails",
+        "turbo",
     )
 
-    def __init__(self, before: GameState, moves: Mapping[int, Move | Forfeit], rs: Ruleset):
+    def __init__(
+        self,
+        before: GameState,
+        moves: Mapping[int, Move | Forfeit],
+        rs: Ruleset,
+        cpu: tuple[int, ...] | None = None,
+    ):
         self.before = before
         self.ruleset = rs
         self.settings: Settings = rs.settings
@@ -63,8 +81,14 @@ class Turn:
         self.alive = [c.alive for c in cycles]
         self.deaths: list[Death | None] = [c.death for c in cycles]
         self.jumps_left = [c.jumps_left for c in cycles]
+        self.held = [c.item for c in cycles]
+        self.ghost = [c.ghost for c in cycles]
+        self.turbo = [c.turbo for c in cycles]
         self.occupied = before.occupied
-        self.scores = before.scores
+        self.scores = list(before.scores)
+        self.items = dict(before.items)
+        self.cpu = before.cpu if cpu is None else cpu
+        self.advanced = False
         self.outcome: Outcome | None = None
 
     def kill(self, cycle: int, cause: DeathCause, detail: str = "") -> None:
@@ -72,6 +96,27 @@ class Turn:
         if self.alive[cycle]:
             self.alive[cycle] = False
             self.deaths[cycle] = Death(self.number, cause, detail)
+
+    def remove_trail(self, cycle: int) -> None:
+        """Take ``cycle``'s whole trail off the board (the rulesets where it explodes).
+
+        Only cells no other standing trail or wall holds are freed, and a live head left
+        on a freed cell (a ghost's) takes the cell back into its own trail.
+        """
+        gone = self.trails[cycle]
+        if not gone:
+            return
+        self.trails[cycle] = 0
+        keep = self.before.board.walls
+        for t in self.trails:
+            if t & gone:
+                keep |= t
+        freed = gone & ~keep
+        self.occupied &= ~freed
+        for i, h in enumerate(self.heads):
+            if self.alive[i] and (freed >> h) & 1:
+                self.trails[i] |= 1 << h
+                self.occupied |= 1 << h
 
     def rng(self, stream: str) -> Rng:
         """A generator for this game, this turn and ``stream``."""
@@ -81,13 +126,17 @@ class Turn:
         """Build the next immutable state (cycles that did not change are reused)."""
         before = self.before
         heads, trails, alive, jumps = self.heads, self.trails, self.alive, self.jumps_left
+        held, ghost, turbo = self.held, self.ghost, self.turbo
         cycles = list(before.cycles)
         for i, c in enumerate(cycles):
             if (
                 c.head != heads[i]
                 or c.trail != trails[i]
                 or c.alive != alive[i]
-                or (c.jumps_left != jumps[i])
+                or c.jumps_left != jumps[i]
+                or c.item != held[i]
+                or c.ghost != ghost[i]
+                or c.turbo != turbo[i]
             ):
                 cycles[i] = Cycle(  # positional: several times faster than _replace
                     c.index,
@@ -98,10 +147,13 @@ class Turn:
                     self.deaths[i],
                     c.name,
                     jumps[i],
-                    c.item,
-                    c.ghost,
-                    c.turbo,
+                    held[i],
+                    ghost[i],
+                    turbo[i],
                 )
+        items = before.items
+        if dict(items) != self.items:
+            items = tuple(sorted(self.items.items()))
         return GameState(
             before.ruleset,
             before.board,
@@ -111,6 +163,7 @@ class Turn:
             tuple(cycles),
             self.occupied,
             tuple(self.scores),
-            before.items,
+            items,
             self.outcome,
+            self.cpu,
         )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from lightcycle.rules.ruleset import RulesError, Ruleset
+from lightcycle.rules.ruleset import RulesError, Ruleset, TeamSettings, Tron3DSettings
 
 _DUEL_STAGES = (
     "movement.standard",
@@ -42,6 +42,52 @@ FFA = Ruleset(
     players=(2, 8),
     board="any-grid",
     description="2 to 8 players, classic collisions; ranked by the turn each player died.",
+)
+
+TEAMS = Ruleset(
+    name="teams",
+    version=1,
+    stages=(
+        "movement.jump",
+        "collision.priority",
+        "trails.remove_on_death",
+        "game_over.last_standing",
+        "game_over.turn_limit",
+    ),
+    settings=TeamSettings(),
+    aliases=("cs241", "team"),
+    players=(2, 2),
+    board="grid",
+    description=(
+        "Two teams of ten cycles with one jump each; moves run one by one, less CPU "
+        "time first; the dead lose their trails (the C team course)."
+    ),
+    clock={"move": None, "first_move": 5.0, "average": 0.1},
+    measures=("cpu",),
+)
+
+TRON3D = Ruleset(
+    name="tron3d",
+    version=1,
+    stages=(
+        "movement.rounds",
+        "items.use",
+        "collision.random_order",
+        "trails.remove_on_death",
+        "items.pickup",
+        "items.timers",
+        "score.moves",
+        "items.spawn",
+        "game_over.score",
+    ),
+    settings=Tron3DSettings(),
+    aliases=("3d", "jutge"),
+    players=(2, 4),
+    board="graph",
+    description=(
+        "2 or 4 players with 2 cycles each on a 3D mesh; turbo, ghost and points items; "
+        "ranked by score (the 3D course)."
+    ),
 )
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -93,5 +139,5 @@ def list_rulesets() -> list[Ruleset]:
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
-for _rs in (CLASSIC, TORUS, FFA):
+for _rs in (CLASSIC, TORUS, FFA, TEAMS, TRON3D):
     register(_rs)

@@ -66,7 +66,7 @@ def get_stage(stage_id: str) -> Stage:
         raise KeyError(f"no stage {stage_id!r}; known stages: {known}") from None
 
 
-from lightcycle.rules.stages import collision, game_over, movement, trails  # noqa: E402
+from lightcycle.rules.stages import collision, game_over, items, movement, trails  # noqa: E402
 
 __all__ = [
     "QUIET",
@@ -77,6 +77,7 @@ __all__ = [
     "collision",
     "game_over",
     "get_stage",
+    "items",
     "movement",
     "stage",
     "trails",

@@ -74,3 +74,25 @@ def turn_limit(turn: Turn) -> None:
     turn.outcome = Outcome(
         ranks=competition_ranks(keys), reason=f"turn limit {limit} reached", turn=turn.number
     )
+
+
+@stage("game_over.score")
+def by_score(turn: Turn) -> None:
+    """The game ends after ``nb_rounds`` rounds or when no cycle is left; best score wins.
+
+    Teams are ranked by score (`lightcycle.rules.stages.items`); equal scores share a
+    place, so a tie for the top is a draw. A team whose cycles are all gone keeps its
+    score and may still win.
+    """
+    rounds = getattr(turn.settings, "nb_rounds", None)
+    if turn.outcome is not None:
+        return
+    over_by_rounds = rounds is not None and turn.number >= rounds
+    if not over_by_rounds and any(turn.alive):
+        return
+    reason = f"{rounds} rounds played" if over_by_rounds else "no cycle left"
+    turn.outcome = Outcome(
+        ranks=competition_ranks([float(s) for s in turn.scores]),
+        reason=f"{reason}; ranked by score",
+        turn=turn.number,
+    )

@@ -18,12 +18,13 @@ def _where(turn: Turn, cell: int) -> str:
     return f"node {cell}"
 
 
-def _accept(turn: Turn, jumps_allowed: bool) -> None:
+def _accept(turn: Turn, jumps_allowed: bool, rounds: bool = False) -> None:
     topo = turn.before.board.topology
     grid = isinstance(topo, GridTopology)
     moves = turn.moves
+    odd_round = rounds and turn.number % 2 == 0  # round = turn - 1
     for i, alive in enumerate(turn.alive):
-        if not alive:
+        if not alive or (odd_round and turn.turbo[i] <= 0):
             continue
         m = moves.get(i)
         if m is None:
@@ -31,6 +32,9 @@ def _accept(turn: Turn, jumps_allowed: bool) -> None:
             continue
         if isinstance(m, Forfeit):
             turn.kill(i, DeathCause.FORFEIT, m.reason)
+            continue
+        if m.use_item and not rounds:
+            turn.kill(i, DeathCause.FORFEIT, f"illegal move: {turn.ruleset.id} has no items")
             continue
         head = turn.heads[i]
         if m.jump:
@@ -89,3 +93,15 @@ def jump(turn: Turn) -> None:
     The cell jumped over is not entered and gets no trail.
     """
     _accept(turn, jumps_allowed=True)
+
+
+@stage("movement.rounds")
+def rounds(turn: Turn) -> None:
+    """Turbo rounds (the 3D course): normal cycles move on even rounds only.
+
+    The round is ``turn - 1``. On an even round every live cycle must move; on an odd
+    round only cycles in turbo (``Cycle.turbo > 0``) move, and they must. A cycle that
+    must move and does not, or whose move is not to a neighbour, explodes (``forfeit``);
+    moves given for cycles that do not move this round are ignored.
+    """
+    _accept(turn, jumps_allowed=False, rounds=True)

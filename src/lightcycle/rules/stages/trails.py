@@ -7,6 +7,8 @@ from lightcycle.rules.turn import NO_MOVE, Turn
 
 
 def _advance(turn: Turn) -> None:
+    if turn.advanced:
+        return  # a sequential collision stage has moved every cycle already
     occ = turn.occupied
     for i, d in enumerate(turn.dest):
         if d != NO_MOVE and turn.alive[i]:
@@ -28,11 +30,13 @@ def persist(turn: Turn) -> None:
 
 @stage("trails.remove_on_death", quiet=True)
 def remove_on_death(turn: Turn) -> None:
-    """Survivors advance; a cycle that died this turn loses its whole trail at once."""
+    """Survivors advance; a cycle that died this turn loses its whole trail at once.
+
+    After a sequential collision stage, which removes each trail the moment its cycle
+    explodes, this finds nothing left to do.
+    """
     _advance(turn)
     before = turn.before.cycles
     for i, alive in enumerate(turn.alive):
         if not alive and before[i].alive:
-            turn.occupied &= ~turn.trails[i]
-            turn.trails[i] = 0
-    turn.occupied |= turn.before.board.walls
+            turn.remove_trail(i)
