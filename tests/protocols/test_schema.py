@@ -3,8 +3,9 @@
 The schema is ``docs/protocols/jsonl.schema.json``. Whole random games are played with
 one codec per seat, driven as the referee drives them (start, a turn per live seat,
 ``out`` once for a seat knocked out, end, then the next game on the same codecs), and
-every line sent is validated. Graph boards are included: no registered ruleset plays
-graphs yet, so the graph games use an unregistered ruleset with ``board="any"``.
+every line sent is validated. Every registered ruleset is included: the team course on a
+court (twenty cycles, jumps, CPU times) and the 3D course on mesh boards (items, turbo
+rounds, scores), plus graph games under unregistered rulesets with ``board="any"``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from lightcycle.protocols.jsonl import JsonLines
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.legal import read_answer
 from lightcycle.rules.ruleset import Ruleset
-from lightcycle.rules.variants import CLASSIC, FFA
+from lightcycle.rules.variants import CLASSIC, FFA, get_ruleset
 from tests.conftest import random_moves
 
 SCHEMA_PATH = Path(__file__).parents[2] / "docs" / "protocols" / "jsonl.schema.json"
@@ -87,6 +88,13 @@ GAMES = {
     "torus-20": ("torus", get_map("torus-20"), None),
     "graph-lattice": (GRAPH_DUEL, _lattice(6), None),
     "graph-ring": (GRAPH_FFA, _ring(9), None),
+    "teams-court-small": ("teams", get_map("court-small"), None),
+    "tron3d-icosahedron-four": (
+        get_ruleset("tron3d").with_settings(bonus_round=4),
+        get_map("icosahedron"),
+        4,
+    ),
+    "tron3d-cube-two": ("tron3d", get_map("cube"), 2),
 }
 
 PARAMS = Params(
@@ -115,7 +123,14 @@ def _play(
                 yield seat, codecs[seat].turn(state), state
             else:
                 yield seat, codecs[seat].eliminated(state), state
-        state = step(state, random_moves(state, rng))
+        moves = random_moves(state, rng)
+        if state.turn % 3 == 0:  # some cycles use their items
+            moves = {
+                i: m._replace(use_item=True) if state.cycles[i].item else m
+                for i, m in moves.items()
+            }
+        cpu = [rng.randrange(100) for _ in state.teams]
+        state = step(state, moves, cpu)
     for seat in range(len(state.teams)):
         yield seat, codecs[seat].end(state), state
 
