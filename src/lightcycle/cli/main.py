@@ -35,14 +35,24 @@ app.add_typer(maps_app, name="maps")
 app.add_typer(rules_app, name="rules")
 
 
-def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], None], Live]:
+def _frame(state: GameState, use_unicode: bool) -> Group:
+    """The board, the status line, and on graph boards the heads and items by vertex."""
+    from lightcycle.core.topology import GridTopology
+    from lightcycle.render.graph import vertex_lines
     from lightcycle.render.text import board_text, status_line
 
+    parts: list[Text] = [board_text(state, unicode=use_unicode), Text(status_line(state))]
+    if not isinstance(state.board.topology, GridTopology):
+        parts.append(Text("\n".join(vertex_lines(state, heads=True)), style="dim"))
+    return Group(*parts)
+
+
+def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], None], Live]:
     live = Live(console=console, auto_refresh=False, transient=False)
     delay = 1.0 / speed if speed > 0 else 0.0
 
     def show(state: GameState) -> None:
-        live.update(Group(board_text(state, unicode=use_unicode), Text(status_line(state))))
+        live.update(_frame(state, use_unicode))
         live.refresh()
         if delay:
             time.sleep(delay)
@@ -51,10 +61,7 @@ def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], No
 
 
 def _print_final(state: GameState, use_unicode: bool) -> None:
-    from lightcycle.render.text import board_text, status_line
-
-    console.print(board_text(state, unicode=use_unicode))
-    console.print(status_line(state), highlight=False)
+    console.print(_frame(state, use_unicode), highlight=False)
 
 
 def _deaths_table(state: GameState) -> Table:
@@ -208,10 +215,16 @@ def maps_show(
         int | None, typer.Option(help="Players (for maps with random starts).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed for random starts.")] = 0,
+    vertices: Annotated[
+        bool, typer.Option("--vertices", help="List every vertex (graph boards).")
+    ] = False,
 ) -> None:
     """Draw a map in the terminal with its fairness report.
 
-    Example: lightcycle maps show ring
+    Graph boards (3D meshes) are drawn flattened, with their start and bonus vertices
+    listed; --vertices lists every vertex with its position and neighbours.
+
+    Example: lightcycle maps show ring; lightcycle maps show cube --players 4 --vertices
     """
     from lightcycle.maps.fairness import fair_game
     from lightcycle.maps.registry import get_map
@@ -228,7 +241,11 @@ def maps_show(
             highlight=False,
         )
         _print_final(state, not ascii)
-        starts = tuple((c.head,) for c in state.cycles)
+        if vertices:
+            from lightcycle.render.graph import vertex_lines
+
+            console.print("\n".join(vertex_lines(state, everything=True)), highlight=False)
+        starts = tuple(tuple(c.head for c in state.cycles_of(t.index)) for t in state.teams)
         report = fair_game(spec.board, starts)
         console.print(str(report), highlight=False)
 

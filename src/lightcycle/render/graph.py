@@ -127,8 +127,9 @@ def flat_text(
     return out
 
 
-def vertex_lines(state: GameState, everything: bool = False) -> list[str]:
-    """One line per vertex that holds something (every vertex with ``everything``).
+def vertex_lines(state: GameState, everything: bool = False, heads: bool = False) -> list[str]:
+    """One line per vertex that holds something (every vertex with ``everything``; only
+    heads and items with ``heads``, the short list a live view shows under the drawing).
 
     ``12 (0.52, -0.85, 0.00): cycle A (team 1) head; item turbo; next 3 7 13``
     """
@@ -136,8 +137,9 @@ def vertex_lines(state: GameState, everything: bool = False) -> list[str]:
     holders: dict[int, list[str]] = {}
     for c in state.cycles:
         label = c.name or chr(ord("A") + c.index % 26)
-        for cell in iter_cells(c.trail):
-            holders.setdefault(cell, []).append(f"trail of {label}")
+        if not heads:
+            for cell in iter_cells(c.trail):
+                holders.setdefault(cell, []).append(f"trail of {label}")
         if c.alive:
             holders.setdefault(c.head, []).append(f"cycle {label} (team {c.team + 1}) head")
     items = dict(state.items)
@@ -147,9 +149,9 @@ def vertex_lines(state: GameState, everything: bool = False) -> list[str]:
         what = list(holders.get(node, []))
         if node in items:
             what.append(f"item {items[node]}")
-        if (state.board.walls >> node) & 1:
+        if (state.board.walls >> node) & 1 and not heads:
             what.append("wall")
-        if node in state.board.bonus:
+        if node in state.board.bonus and not heads:
             what.append("bonus vertex")
         if not what and not everything:
             continue
