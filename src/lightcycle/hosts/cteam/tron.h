@@ -80,8 +80,8 @@ struct InitData {
     int width;                       /* columns of the court, perimeter included */
     int height;                      /* rows of the court, perimeter included */
     int wallCount;                   /* number of entries in walls */
-    struct Point walls[MAX_WALLS];   /* every wall cell: the perimeter, then the centre's
-                                        walls, row by row */
+    struct Point walls[MAX_WALLS];   /* every wall cell, row by row: the perimeter and
+                                        the walls in the centre of the court */
     struct TeamInfo teams[TEAM_COUNT];
     int myTeam;                      /* your team: 0 (north) or 1 (south) */
     int cyclesPerTeam;               /* cycles of each team (CYCLE_COUNT in the course) */
