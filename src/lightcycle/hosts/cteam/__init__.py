@@ -90,7 +90,7 @@ def _cache_key(gcc: str, source: Path, flags: list[str]) -> str:
     Preprocessing (``gcc -E``) takes in ``tron.h`` and every other header the source
     includes, so editing any of them makes a new library, while moving the file does not.
     """
-    version = _run([gcc, "-dumpfullversion", "-dumpversion", "-dumpmachine"])
+    version = _run([gcc, "--version"])
     pre = _run([gcc, "-E", "-P", *flags, str(source)])
     if pre.returncode != 0:
         raise CompileError(
@@ -149,7 +149,7 @@ def compile_team(source: Path, out_dir: Path | None = None) -> Path:
             os.replace(tmp, lib)
         finally:
             tmp.unlink(missing_ok=True)
-    find_team_functions(lib)
+    find_team_functions(lib, label=f"{lib} (built from {source})")
     return lib
 
 

@@ -196,12 +196,15 @@ def choose_functions(exported: set[str], library: str = "the library") -> TeamFu
     )
 
 
-def find_team_functions(path: Path, prefix: str | None = None) -> TeamFunctions:
+def find_team_functions(
+    path: Path, prefix: str | None = None, label: str | None = None
+) -> TeamFunctions:
     """The team functions of the library at ``path``.
 
     Args:
         path: the shared library.
         prefix: the prefix to use (``""`` for none); ``None`` finds it from the symbols.
+        label: how errors name the library (default: its path).
 
     Raises:
         LibraryError: the library cannot be read or lacks a complete set of functions.
@@ -214,8 +217,8 @@ def find_team_functions(path: Path, prefix: str | None = None) -> TeamFunctions:
         if exported is not None:
             missing = [n for n in funcs.names() if n not in exported]
             if missing:
-                raise LibraryError(f"{path} does not define {', '.join(missing)}")
+                raise LibraryError(f"{label or path} does not define {', '.join(missing)}")
         return funcs
     if exported is None:
         return TeamFunctions("")  # cannot list them: the host tries the plain names
-    return choose_functions(exported, str(path))
+    return choose_functions(exported, label or str(path))
