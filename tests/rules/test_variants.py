@@ -144,3 +144,24 @@ def test_tron3d_random_games_on_a_graph_end_by_score(players: int) -> None:
             state = step(state, random_moves(state, rng))
         assert state.outcome.reason.endswith("ranked by score")
         assert state.turn <= 200
+
+
+def test_view_shows_moving_cycles_settings_and_cpu() -> None:
+    from lightcycle.rules.observe import View
+    from tests.conftest import graph_map
+
+    state = new_game("tron3d", graph_map(6), seed=1)
+    view = View(state, 0)
+    assert [c.index for c in view.moving_cycles] == [0, 1]
+    assert view.settings.nb_rounds == 200
+    state = step(state, {i: Move(i, m.to) for i, m in _first_safe(state).items()}, None)
+    assert View(state, 0).moving_cycles == ()  # round 1: no turbo, nobody moves
+    teams = new_game("teams", get_map("court-small"))
+    teams = step(teams, random_moves(teams, random.Random(0)), cpu=(4, 9))
+    assert View(teams, 1).cpu == (4, 9)
+
+
+def _first_safe(state):  # type: ignore[no-untyped-def]
+    from lightcycle.rules.legal import safe_moves
+
+    return {c.index: safe_moves(state, c.index)[0] for c in state.cycles}

@@ -41,7 +41,12 @@ def _frame(state: GameState, use_unicode: bool) -> Group:
     from lightcycle.render.graph import vertex_lines
     from lightcycle.render.text import board_text, status_line
 
-    parts: list[Text] = [board_text(state, unicode=use_unicode), Text(status_line(state))]
+    topo = state.board.topology
+    compact = isinstance(topo, GridTopology) and 2 * topo.width > console.width
+    parts: list[Text] = [
+        board_text(state, unicode=use_unicode, compact=compact),
+        Text(status_line(state)),
+    ]
     if not isinstance(state.board.topology, GridTopology):
         parts.append(Text("\n".join(vertex_lines(state, heads=True)), style="dim"))
     return Group(*parts)

@@ -49,13 +49,17 @@ def _cycle_marks(state: GameState, unicode: bool) -> dict[int, tuple[str, int]]:
     return marks
 
 
-def board_text(state: GameState, unicode: bool = True, color: bool = True) -> Text:
-    """Draw a grid board, one line per row, two columns per cell.
+def board_text(
+    state: GameState, unicode: bool = True, color: bool = True, compact: bool = False
+) -> Text:
+    """Draw a grid board, one line per row, two columns per cell (one when ``compact``).
 
     Args:
         state: the state to draw.
         unicode: Unicode symbols (else the ASCII fallback).
         color: colour heads and trails by team.
+        compact: one column per cell, for boards wider than half the terminal (the
+            64-column team court on an 80-column terminal).
     """
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
@@ -71,21 +75,22 @@ def board_text(state: GameState, unicode: bool = True, color: bool = True) -> Te
     walls = state.board.walls
     out = Text()
     w = topo.width
+    gap = "" if compact else " "
     for y in range(topo.height):
         for x in range(w):
             cell = y * w + x
             if cell in marks:
                 mark, team = marks[cell]
                 style = "bold red" if mark == sym["dead"] else TEAM_STYLES[team % 8]
-                out.append(mark + " ", style=style if color else None)
+                out.append(mark + gap, style=style if color else None)
             elif (walls >> cell) & 1:
-                out.append(str(sym["wall"]) + " ", style="dim" if color else None)
+                out.append(str(sym["wall"]) + gap, style="dim" if color else None)
             elif cell in owner:
                 out.append(
-                    str(sym["wall"]) + " ", style=TRAIL_STYLES[owner[cell] % 8] if color else None
+                    str(sym["wall"]) + gap, style=TRAIL_STYLES[owner[cell] % 8] if color else None
                 )
             else:
-                out.append(str(sym["floor"]) + " ", style="bright_black" if color else None)
+                out.append(str(sym["floor"]) + gap, style="bright_black" if color else None)
         out.rstrip()
         if y < topo.height - 1:
             out.append("\n")

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cached_property
+from typing import Any
 
 from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import OFF, GridTopology, Heading, Topology
-from lightcycle.rules.legal import safe_moves
+from lightcycle.rules.legal import moves_this_turn, safe_moves
 
 
 class View:
@@ -121,6 +122,26 @@ class View:
     def opponents(self) -> tuple[Cycle, ...]:
         """The live cycles of every other team."""
         return tuple(c for c in self.state.cycles if c.team != self.seat and c.alive)
+
+    @property
+    def moving_cycles(self) -> tuple[Cycle, ...]:
+        """This seat's cycles that must be given a move this turn, in cycle order.
+
+        Every live cycle, except in rulesets with turbo rounds (``tron3d``), where a cycle
+        without turbo sits out odd rounds.
+        """
+        state = self.state
+        return tuple(c for c in self.my_cycles if moves_this_turn(state, c.index))
+
+    @property
+    def settings(self) -> Any:
+        """The ruleset's settings (``nb_rounds``, ``bonus_round``, ``jumps`` ...)."""
+        return getattr(self.state.ruleset, "settings", None)
+
+    @property
+    def cpu(self) -> tuple[int, ...]:
+        """Per team, the CPU microseconds its bot has used so far (``teams`` rulesets)."""
+        return self.state.cpu or (0,) * len(self.state.teams)
 
     @property
     def positions(self) -> list[tuple[int, int]]:
