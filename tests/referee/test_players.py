@@ -331,3 +331,22 @@ def test_program_name_looks_in_the_working_directory(tmp_path: Path) -> None:
     (tmp_path / "src" / "main.py").write_text("")
     assert program_name(("python3", "src/main.py"), tmp_path) == "src/main.py"
     assert program_name(("python3", "src/main.py"), tmp_path / "src") == "python3"
+
+
+def test_cteam_spec_compiles_the_c_team_and_runs_it_over_jsonl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed: cteam: bots cannot be compiled")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    example = Path(__file__).resolve().parents[2] / "examples" / "teams" / "tron_example.c"
+    spec = parse_bot_spec(f"cteam:{example}")
+    assert (spec.kind, spec.protocol, spec.name) == ("program", "jsonl", "tron_example.c")
+    assert spec.command[1:3] == ("-m", "lightcycle.hosts.cteam")
+    assert spec.command[-1].startswith(str(tmp_path / "cache"))
+    broken = tmp_path / "broken.c"
+    broken.write_text("int getName( {\n")
+    with pytest.raises(BotError, match=r"(?s)cteam:.*broken\.c:1:"):
+        parse_bot_spec(f"cteam:{broken}")

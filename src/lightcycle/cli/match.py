@@ -20,7 +20,7 @@ def match(
             "--bot",
             "-b",
             help="A bot, once per seat: builtin:NAME, py:FILE.py[:Class], cmd:'COMMAND' "
-            "(with --protocol) or FILE.toml.",
+            "(with --protocol), FILE.toml, or cteam:FILE.c (a C team of the team course).",
         ),
     ],
     map: Annotated[

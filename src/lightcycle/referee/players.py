@@ -8,7 +8,9 @@ A spec on the command line is one of:
   untrusted Python as ``cmd:python3 bot.py`` with a protocol);
 - ``cmd:COMMAND``: a program in any language, speaking ``--protocol``;
 - ``path/to/bot.toml``: a bot file naming its command, protocol, working directory,
-  time settings and display name.
+  time settings and display name;
+- ``cteam:path/to/team.c``: a team of the C team course (``teams@1``), compiled to a
+  shared library and run in a host process that speaks ``jsonl`` (docs/cteam.md).
 
 A program is started once and kept for every turn of a game, and for every game of a
 match where its protocol allows (``jsonl``).
@@ -67,6 +69,15 @@ def parse_bot_spec(text: str, protocol: str | None = None) -> BotSpec:
         BotError: naming what is wrong and the accepted forms.
     """
     t = text.strip()
+    if t.startswith("cteam:"):
+        from lightcycle.hosts.cteam import CTeamError, team_bot_command
+
+        source = Path(t.removeprefix("cteam:"))
+        try:
+            argv = team_bot_command(source)
+        except CTeamError as exc:
+            raise BotError(f"{t}: {exc}") from None
+        return BotSpec(text=t, kind="program", name=source.name, command=argv, protocol="jsonl")
     if t.startswith("cmd:"):
         try:
             argv = tuple(shlex.split(t[4:]))

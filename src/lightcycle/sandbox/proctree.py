@@ -20,7 +20,10 @@ class ProcInfo:
     Attributes:
         pid, ppid, pgid, sid: as the kernel reports them.
         state: ``R``, ``S``, ``Z`` (zombie) ...
-        cpu: user + system seconds of the process and of its reaped children.
+        cpu: user + system seconds of the process and of its reaped children. The
+            process's own time comes from ``/proc/PID/task/*/schedstat`` (nanoseconds)
+            where the kernel has it, because ``stat`` counts in clock ticks (10 ms) and a
+            bot's move often takes less; reaped children are only known in ticks.
     """
 
     pid: int
@@ -41,12 +44,31 @@ def read_stat(pid: int) -> ProcInfo | None:
     # the command name may hold spaces and parentheses: split after the last ")"
     rest = raw[raw.rfind(b")") + 2 :].split()
     try:
-        ticks = int(rest[11]) + int(rest[12]) + int(rest[13]) + int(rest[14])
+        ticked = (int(rest[11]) + int(rest[12])) / _TICK  # exited threads included
+        own = max(ticked, _run_seconds(pid) or 0.0)
+        reaped = (int(rest[13]) + int(rest[14])) / _TICK
         return ProcInfo(
-            pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), ticks / _TICK
+            pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), own + reaped
         )
     except (IndexError, ValueError):
         return None
+
+
+def _run_seconds(pid: int) -> float | None:
+    """CPU seconds of every thread of ``pid`` from schedstat, or ``None`` if unavailable."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    total = 0
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
+                total += int(f.read().split()[0])
+        except (OSError, IndexError, ValueError):
+            if tid == str(pid):
+                return None  # no schedstat on this kernel: fall back to ticks
+    return total / 1e9 if tasks else None
 
 
 def processes() -> Iterator[ProcInfo]:

@@ -23,8 +23,8 @@ from lightcycle.hosts.cteam.errors import CompileError, CompilerMissing, CTeamEr
 from lightcycle.hosts.cteam.symbols import TeamFunctions, find_team_functions
 
 __all__ = [
-    "COMPILER",
     "CFLAGS",
+    "COMPILER",
     "CTeamError",
     "CompileError",
     "CompilerMissing",
@@ -149,7 +149,7 @@ def compile_team(source: Path, out_dir: Path | None = None) -> Path:
             os.replace(tmp, lib)
         finally:
             tmp.unlink(missing_ok=True)
-    find_team_functions(lib, label=f"{lib} (built from {source})")
+    find_team_functions(lib, label=str(source))
     return lib
 
 

@@ -173,14 +173,18 @@ def poison(obj: ctypes.Structure | ctypes.Array[Any]) -> None:
     ctypes.memset(ctypes.addressof(obj), POISON, ctypes.sizeof(obj))
 
 
+def _xy(cycle: dict[str, Any]) -> tuple[int, int]:
+    head = cycle.get("head")
+    if not (isinstance(head, list) and len(head) == 2 and all(isinstance(v, int) for v in head)):
+        raise GameError(f"cycle heads must be [x, y] on a grid, got {head!r}")
+    return head[0], head[1]
+
+
 def _fill_cycle(dst: Cycle, src: dict[str, Any]) -> None:
     name = str(src.get("name") or "?")
-    head = src.get("head")
-    x, y = (head[0], head[1]) if isinstance(head, list) and len(head) == 2 else (-1, -1)
     dst.name = name.encode("ascii", "replace")[:1]
     dst.team = int(src.get("team", 0))
-    dst.x = int(x)
-    dst.y = int(y)
+    dst.x, dst.y = _xy(src)
     dst.alive = 1 if src.get("alive") else 0
     dst.jumpsLeft = int(src.get("jumps_left") or 0)
 
@@ -213,6 +217,10 @@ def build_init(start: dict[str, Any], seed: int) -> InitData:
     if int(start.get("players", 0)) != TEAM_COUNT:
         raise GameError(f"the C team interface plays {TEAM_COUNT} teams, not {start['players']}")
     cycles = _cycles(start)
+    if not all(isinstance(c.get("name"), str) and len(c["name"]) == 1 for c in cycles):
+        raise GameError(
+            "the C team interface plays rulesets whose cycles are named by letters (teams)"
+        )
     per_team = len(cycles) // TEAM_COUNT
     if per_team > CYCLE_COUNT:
         raise GameError(f"{per_team} cycles per team; tron.h holds {CYCLE_COUNT} at most")
@@ -269,7 +277,7 @@ class TurnData:
         for k, c in enumerate(moving):
             node = nodes[k]
             node.name = str(c["name"]).encode("ascii", "replace")[:1]
-            node.x, node.y = c["head"][0], c["head"][1]
+            node.x, node.y = _xy(c)
             if k + 1 < len(moving):
                 node.next = ctypes.pointer(nodes[k + 1])
         if moving:
@@ -522,10 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     except LibraryError as exc:
         warn(str(exc))
         return EXIT_SETUP
-    warn(
-        f"team {team.name()!r} from {args.library} "
-        f"({', '.join(team.functions.names())})"
-    )
+    warn(f"team {team.name()!r} from {args.library} ({', '.join(team.functions.names())})")
     host = Host(team, libc, send, seed=args.seed)
     for line in proto_in:
         if not line.strip():

@@ -63,7 +63,7 @@ struct Point {
 struct Cycle {
     char name;     /* 'A'..'J' (team 0, north), 'K'..'T' (team 1, south) */
     int team;      /* 0 or 1 */
-    int x, y;      /* where its head is (where it died, once dead) */
+    int x, y;      /* where its head is (its last cell, once dead) */
     int alive;     /* 1 while it plays; 0 once it exploded (its trail is gone) */
     int jumpsLeft; /* jumps it may still make this game */
 };
@@ -98,7 +98,8 @@ struct CycleMove {
     char name;              /* which cycle: 'A'..'T' */
     int x, y;               /* where its head is now */
     int direction;          /* you set it: NORTH, EAST, SOUTH or WEST (0 on entry) */
-    int jump;               /* you set it: 1 to jump two cells that way (0 on entry) */
+    int jump;               /* you set it: 1 to jump two cells that way (0 on entry);
+                               with no jump left the cycle explodes */
     struct CycleMove *next; /* the cycle that moves after this one, NULL for the last */
 };
 
@@ -118,16 +119,19 @@ struct MoveData {
 };
 
 /*
- * The three functions. Define them in your file with or without a prefix:
+ * The three functions, declared with your prefix (or with none: TRON_FUNCTIONS()):
  *
  *     #include "tron.h"
- *     TRON_FUNCTIONS(jane_doe_)      declares jane_doe_getName, jane_doe_init, jane_doe_move
+ *     TRON_FUNCTIONS(jane_doe_);   declares jane_doe_getName, jane_doe_init, jane_doe_move
  *     char *jane_doe_getName(void) { return "Jane's team"; }
- *     ...
+ *     void jane_doe_init(struct InitData *data) { ... }
+ *     void jane_doe_move(struct MoveData *data) { ... }
+ *
+ * Do not make them static: the host finds them by name in your library.
  */
 #define TRON_FUNCTIONS(prefix)                                                             \
     char *prefix##getName(void);                                                           \
     void prefix##init(struct InitData *data);                                              \
-    void prefix##move(struct MoveData *data);
+    void prefix##move(struct MoveData *data)
 
 #endif /* LIGHTCYCLE_TRON_H */
