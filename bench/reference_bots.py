@@ -1,9 +1,12 @@
-"""The team course's reference bots against each other (issue 4): is each rung clear?
+"""The variants' reference bots (issue 4): is each rung of the team course clear, and is
+the 3D course's ``dummy`` easy to beat?
 
 Plays ``--games`` games per pairing on a team map (default ``court``, the tournament
 size), seats swapped every other game, seeds 0, 1, 2 ...; prints wins, draws and losses
-of the first bot of each pairing. The bots are deterministic for a seed, so the figures
-repeat exactly.
+of the first bot of each pairing. Then ``--games`` tron3d games on ``icosphere`` of a
+ten-line first bot (`FirstBot`, below: each cycle steps to the free neighbour with the
+most free neighbours) against three ``dummy`` bots, rotating its seat; a win is a first
+place alone. The bots are deterministic for a seed, so the figures repeat exactly.
 
 Run from the repository root::
 
@@ -20,7 +23,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from lightcycle.bots.api import Bot  # noqa: E402
 from lightcycle.referee.local import play  # noqa: E402
+from lightcycle.rules.observe import View  # noqa: E402
+
+
+class FirstBot(Bot):
+    """What a student writes first: each cycle to the free neighbour with most free ones."""
+
+    name = "FirstBot"
+
+    def move(self, view: View) -> dict[int, int]:
+        taken = view.state.occupied
+        answer = {}
+        for c in view.moving_cycles:
+            free = [d for d in view.neighbours(c.head) if not (taken >> d) & 1]
+            if not free:
+                answer[c.index] = view.neighbours(c.head)[0]
+                continue
+            best = max(free, key=lambda d: sum(not (taken >> e) & 1 for e in view.neighbours(d)))
+            answer[c.index] = best
+            taken |= 1 << best
+        return answer
+
 
 PAIRINGS = [("lookbot", "linebot"), ("linebot", "randombot"), ("lookbot", "randombot")]
 
@@ -49,6 +74,15 @@ def main() -> int:
                 lost += 1
         per = (time.perf_counter() - t0) / args.games
         print(f"{a + ' v ' + b:24} {w:4d} {d:4d} {lost:4d} {turns / args.games:10.0f} {per:7.2f}")
+    print(f"\ntron3d@1 on icosphere, {args.games} games, FirstBot against three dummies")
+    firsts = 0
+    for seed in range(args.games):
+        seat = seed % 4
+        bots: list[object] = ["dummy"] * 4
+        bots[seat] = FirstBot
+        result = play("icosphere", bots, seed=seed, ruleset="tron3d")  # type: ignore[arg-type]
+        firsts += result.outcome.winner == seat
+    print(f"FirstBot first alone in {firsts} of {args.games} games")
     return 0
 
 
