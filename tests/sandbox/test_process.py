@@ -427,3 +427,18 @@ def test_read_stat_with_parentheses_and_spaces_in_the_name(spawn: Spawn) -> None
     assert Path(f"/proc/{proc.pid}/comm").read_text().strip() == "a) b (c"
     assert (info.pid, info.ppid, info.sid) == (proc.pid, os.getpid(), proc.pid)
     assert info.state in ("S", "R")
+
+
+def test_wait_stderr_sees_the_last_lines_of_an_exited_bot(tmp_path: Path) -> None:
+    import sys
+
+    proc = BotProcess(
+        [sys.executable, "-c", "import sys; sys.stderr.write('x' * 100000 + 'LAST\\n')"],
+        log_path=tmp_path / "bot.log",
+    )
+    try:
+        assert proc.wait_exit(5.0) is not None
+        assert proc.wait_stderr(5.0)
+        assert proc.stderr_tail(5).endswith(b"LAST\n")
+    finally:
+        proc.close()

@@ -97,6 +97,8 @@ class _Wire:
 def _crash_detail(w: _Wire) -> str:
     status = w.proc.wait_exit(0.5)
     text = w.proc.status_text() if status is not None else "closed its output"
+    if status is not None:
+        w.proc.wait_stderr(0.2)  # let the drain thread read the last lines
     tail = w.proc.stderr_tail(400).decode("utf-8", "replace").strip()
     return f"{text}; stderr tail: {tail!r}" if tail else text
 

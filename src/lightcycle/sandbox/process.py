@@ -274,6 +274,16 @@ class BotProcess:
                 if len(self._tail) > keep:
                     del self._tail[: len(self._tail) - keep]
 
+    def wait_stderr(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds until stderr reaches its end (all read).
+
+        After the bot exits, its last lines may still be in the pipe; a caller quoting
+        them waits here first. Returns whether the end was reached (a leftover child
+        holding stderr open keeps it from ending).
+        """
+        self._drain.join(timeout=timeout)
+        return not self._drain.is_alive()
+
     def stderr_tail(self, limit: int | None = None) -> bytes:
         """The last bytes the bot wrote to stderr (all kept ones, or the last ``limit``)."""
         with self._tail_lock:
