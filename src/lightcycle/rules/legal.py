@@ -21,7 +21,7 @@ def moves_this_turn(state: GameState, cycle: int) -> bool:
     if state.turn % 2 == 0 or c.turbo > 0:
         return True
     rs = state.ruleset
-    return not (isinstance(rs, Ruleset) and "movement.rounds" in rs.stages)
+    return not (isinstance(rs, Ruleset) and rs.has_rounds)
 
 
 def legal_moves(state: GameState, cycle: int) -> list[Move]:
@@ -83,12 +83,11 @@ _TABLES: dict[int, _Tables] = {}
 def safe_moves(state: GameState, cycle: int) -> list[Move]:
     """The legal single-step moves of ``cycle`` into free cells (no wall, no trail).
 
-    Empty for a cycle that does not move this turn (`moves_this_turn`).
+    The hottest helper of every playout, so it does not ask whether the cycle moves this
+    turn at all: under turbo rounds (``tron3d``) check `moves_this_turn` first.
     """
     c = state.cycles[cycle]
     if not c[4] or state.outcome is not None:  # c[4]: alive
-        return []
-    if state.turn % 2 and not c.turbo and not moves_this_turn(state, cycle):
         return []
     nbrs = state.board.topology.neighbours
     tables = _TABLES.get(id(nbrs))

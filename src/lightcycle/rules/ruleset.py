@@ -7,6 +7,7 @@ outside the stages branches on the variant's name.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -205,6 +206,14 @@ class Ruleset:
     def id(self) -> str:
         """``name@version``, the form replays record."""
         return f"{self.name}@{self.version}"
+
+    @functools.cached_property
+    def has_rounds(self) -> bool:
+        """Whether cycles without turbo sit out odd rounds (``movement.rounds``).
+
+        Cached: `lightcycle.rules.legal.moves_this_turn` asks for every cycle every turn.
+        """
+        return "movement.rounds" in self.stages
 
     def with_settings(self, overrides: Mapping[str, Any] | None = None, **kw: Any) -> Ruleset:
         """Return this ruleset with some settings changed.
