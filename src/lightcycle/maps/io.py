@@ -50,17 +50,24 @@ _COUNT = re.compile(r"([0-9]{1,2})(?:-([0-9]{1,2}))?")
 _TAG = re.compile(r"[^\s,]+")
 _CELL = re.compile(r"([0-9]{1,5}),([0-9]{1,5})")
 _WORD = re.compile(r"\S+")
+_OBJ_START = re.compile(r"\s*(#(\s|$)|(v|vt|vn|f|l|p|o|g|s|usemtl|mtllib)\s)")
 
 
-def detect_format(text: str) -> str:
-    """Return ``"ascii2010"`` or ``"mpmap"`` for map ``text``.
+def detect_format(text: str, source: str = "") -> str:
+    """Return ``"ascii2010"``, ``"mpmap"`` or ``"obj"`` for map ``text``.
 
-    A 2010 map opens with ``WIDTH HEIGHT``; a multi-player map opens with a ``key value``
-    line whose key is a word, so the first non-blank line is enough to tell them apart.
+    A ``source`` ending in ``.obj`` is an OBJ board. Otherwise the first non-blank line
+    tells: a 2010 map opens with ``WIDTH HEIGHT``; an OBJ file with a ``# `` comment or
+    an OBJ statement (``v``, ``f``, ``g`` ...); a multi-player map with a ``key value``
+    line whose key is a word.
     """
+    if source.lower().endswith(".obj"):
+        return "obj"
     for line in text_lines(text):
         if line.strip():
-            return "ascii2010" if _HEADER_2010.fullmatch(line) else "mpmap"
+            if _HEADER_2010.fullmatch(line):
+                return "ascii2010"
+            return "obj" if _OBJ_START.match(line) else "mpmap"
     return "mpmap"
 
 
@@ -75,25 +82,32 @@ def map_from_text(text: str, source: str = "<string>", name: str | None = None) 
 
     Raises:
         FormatError: when the text is malformed or a metadata parameter is invalid.
+        MapError: when an OBJ mesh is not a playable board.
     """
+    fmt = detect_format(text, source)
+    if fmt == "obj":
+        from lightcycle.maps.meshes import map_from_obj  # meshes builds on this module
+
+        return map_from_obj(text, source=source, name=name)
     if name is None:
         name = Path(source).stem if source and not source.startswith("<") else "unnamed"
     # A name is written back as one word (see map_to_mpmap) and ``@`` separates the
     # version in `get_map`, so a file called ``my map.txt`` becomes ``my-map``.
     name = re.sub(r"[\s@]+", "-", name).strip("-") or "unnamed"
-    if detect_format(text) == "ascii2010":
+    if fmt == "ascii2010":
         grid = parse_ascii2010(text, source)
         return _grid_spec(grid, name, wrap=False)
     return _Metadata(parse_mpmap(text, source), text, source, name).spec()
 
 
 def map_from_file(path: str | os.PathLike[str]) -> MapSpec:
-    """Read a map file (either format; UTF-8).
+    """Read a map file (any of the three formats; UTF-8).
 
     The map is named after the file stem unless the file has a ``name`` parameter.
 
     Raises:
         FormatError: when the file is not valid UTF-8 or is malformed.
+        MapError: when an OBJ mesh is not a playable board.
         OSError: when the file cannot be read.
     """
     p = Path(path)
@@ -290,6 +304,17 @@ def map_to_ascii2010(spec: MapSpec) -> str:
         tuple(topo.xy(cells[0]) for cells in spec.starts),
     )
     return format_ascii2010(grid)
+
+
+def map_to_text(spec: MapSpec) -> str:
+    """The map as text `map_from_text` reads back: the multi-player format for grids, OBJ
+    for graph boards (replays carry their map this way)."""
+    if isinstance(spec.topology, GridTopology):
+        return map_to_mpmap(spec)
+    from lightcycle.formats.obj import format_obj
+    from lightcycle.maps.meshes import map_to_mesh
+
+    return format_obj(map_to_mesh(spec))
 
 
 def map_to_mpmap(spec: MapSpec) -> str:

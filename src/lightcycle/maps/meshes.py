@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-import os
 import re
 import sys
 from collections import deque
@@ -39,7 +38,6 @@ from pathlib import Path
 
 from lightcycle.core.state import Board
 from lightcycle.core.topology import GraphTopology
-from lightcycle.formats.errors import FormatError
 from lightcycle.formats.obj import (
     BONUS_GROUP,
     LC_PREFIX,
@@ -265,27 +263,6 @@ def map_from_obj(text: str, source: str = "<string>", name: str | None = None) -
         MapError: when the mesh is not a playable board.
     """
     return mesh_to_map(parse_obj(text, source), source=source, name=name)
-
-
-def map_from_obj_file(path: str | os.PathLike[str]) -> MapSpec:
-    """Read an OBJ board file (UTF-8), named after its stem unless it has ``# lc name``.
-
-    Raises:
-        FormatError: when the file is not UTF-8 or not valid OBJ.
-        MapError: when the mesh is not a playable board.
-        OSError: when the file cannot be read.
-    """
-    p = Path(path)
-    data = p.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise FormatError(
-            str(p), line, column, "UTF-8 text", f"the byte {data[exc.start]:#04x}"
-        ) from None
-    return map_from_obj(text, source=str(p), name=p.stem)
 
 
 # -- faces from a graph ------------------------------------------------------------------

@@ -15,7 +15,6 @@ from importlib import resources
 from pathlib import Path
 
 from lightcycle.maps.io import map_from_file, map_from_text
-from lightcycle.maps.meshes import map_from_obj, map_from_obj_file
 from lightcycle.maps.spec import MapError, MapSpec
 
 _PACKAGE = "lightcycle.maps"
@@ -36,8 +35,7 @@ def _builtin() -> dict[str, dict[int, MapSpec]]:
     for entry in sorted(root.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith((".map", ".obj")):
             continue
-        read = map_from_obj if entry.name.endswith(".obj") else map_from_text
-        spec = read(
+        spec = map_from_text(
             entry.read_text(encoding="utf-8"),
             source=f"lightcycle/maps/data/{entry.name}",
             name=entry.name[:-4],
@@ -113,4 +111,4 @@ def _file_map(text: str) -> MapSpec:
 def _cached_file(resolved: str, mtime_ns: int, size: int, shown: str) -> MapSpec:
     # Keyed by modification time and size as well, so an edited file is read again.
     del resolved, mtime_ns, size
-    return map_from_obj_file(shown) if shown.lower().endswith(".obj") else map_from_file(shown)
+    return map_from_file(shown)

@@ -16,7 +16,7 @@ from typing import Any
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import OFF, GridTopology
-from lightcycle.maps.io import map_from_text, map_to_mpmap
+from lightcycle.maps.io import map_from_text, map_to_text
 from lightcycle.maps.spec import MapSpec
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.ruleset import Ruleset
@@ -151,7 +151,7 @@ class Replay:
             ruleset=rs.id,
             settings=rs.settings.to_dict(),
             map_id=spec.id,
-            map_text=map_text(spec),
+            map_text=map_to_text(spec),
             seed=state.seed,
             seats=[dict(s) for s in seats],
         )
@@ -197,7 +197,7 @@ class Replay:
     # -- re-simulating -----------------------------------------------------------------
     def map_spec(self) -> MapSpec:
         """The map this replay was played on."""
-        return map_from_replay_text(self.map_text, source=f"replay map {self.map_id}")
+        return map_from_text(self.map_text, source=f"replay map {self.map_id}")
 
     def initial_state(self) -> GameState:
         """Turn 0 of the game."""
@@ -358,34 +358,6 @@ class Replay:
         except OSError as exc:
             raise ReplayError(f"cannot read {p}: {exc.strerror}") from None
         return cls.from_json(text, source=str(p))
-
-
-def map_text(spec: MapSpec) -> str:
-    """The map as text a replay can carry: the multi-player format, or OBJ for graphs."""
-    if isinstance(spec.topology, GridTopology):
-        return map_to_mpmap(spec)
-    from lightcycle.formats.obj import format_obj
-    from lightcycle.maps.meshes import map_to_mesh
-
-    return format_obj(map_to_mesh(spec))
-
-
-def map_from_replay_text(text: str, source: str) -> MapSpec:
-    """Read the map a replay carries (see `map_text`)."""
-    if _looks_like_obj(text):
-        from lightcycle.formats.obj import parse_obj
-        from lightcycle.maps.meshes import mesh_to_map
-
-        return mesh_to_map(parse_obj(text, source=source), source=source)
-    return map_from_text(text, source=source)
-
-
-def _looks_like_obj(text: str) -> bool:
-    for line in text.splitlines():
-        word = line.split(maxsplit=1)[0] if line.strip() else ""
-        if word and not word.startswith("#"):
-            return word in ("v", "o", "g", "f", "vn", "vt", "mtllib", "s", "usemtl")
-    return False
 
 
 def outcome_of(data: dict[str, Any]) -> Outcome:

@@ -366,7 +366,7 @@ class BotProcess:
         Reads ``/proc``; counts live processes and the children they reaped. Never
         decreases from one call to the next.
         """
-        total = sum(p.cpu for p in proctree.tree(self.pid, self.pid))
+        total = sum(p.precise_cpu() for p in proctree.tree(self.pid, self.pid))
         if total > self._cpu_seen:
             self._cpu_seen = total
         return self._cpu_seen

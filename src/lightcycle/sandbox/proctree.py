@@ -20,10 +20,8 @@ class ProcInfo:
     Attributes:
         pid, ppid, pgid, sid: as the kernel reports them.
         state: ``R``, ``S``, ``Z`` (zombie) ...
-        cpu: user + system seconds of the process and of its reaped children. The
-            process's own time comes from ``/proc/PID/task/*/schedstat`` (nanoseconds)
-            where the kernel has it, because ``stat`` counts in clock ticks (10 ms) and a
-            bot's move often takes less; reaped children are only known in ticks.
+        own_cpu: user + system seconds of the process itself, in clock ticks (10 ms).
+        reaped_cpu: the same for the children it has reaped.
     """
 
     pid: int
@@ -31,7 +29,23 @@ class ProcInfo:
     pgid: int
     sid: int
     state: str
-    cpu: float
+    own_cpu: float
+    reaped_cpu: float
+
+    @property
+    def cpu(self) -> float:
+        """Seconds of the process and its reaped children, at clock-tick resolution."""
+        return self.own_cpu + self.reaped_cpu
+
+    def precise_cpu(self) -> float:
+        """As `cpu`, but the process's own time from ``/proc/PID/task/*/schedstat``.
+
+        ``stat`` counts in clock ticks (10 ms) and a bot's move often takes less, so CPU
+        budgets and per-turn CPU times read each thread's run time in nanoseconds where
+        the kernel has it (reaped children are only known in ticks). It costs a few more
+        reads per process, so scans that only look for processes do not pay it.
+        """
+        return max(self.own_cpu, _run_seconds(self.pid) or 0.0) + self.reaped_cpu
 
 
 def read_stat(pid: int) -> ProcInfo | None:
@@ -44,11 +58,10 @@ def read_stat(pid: int) -> ProcInfo | None:
     # the command name may hold spaces and parentheses: split after the last ")"
     rest = raw[raw.rfind(b")") + 2 :].split()
     try:
-        ticked = (int(rest[11]) + int(rest[12])) / _TICK  # exited threads included
-        own = max(ticked, _run_seconds(pid) or 0.0)
+        own = (int(rest[11]) + int(rest[12])) / _TICK  # exited threads included
         reaped = (int(rest[13]) + int(rest[14])) / _TICK
         return ProcInfo(
-            pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), own + reaped
+            pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), own, reaped
         )
     except (IndexError, ValueError):
         return None
