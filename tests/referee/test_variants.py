@@ -20,8 +20,14 @@ GRAPH_BOT = Path(__file__).with_name("bots") / "graph_jsonl_bot.py"
 GENEROUS = TimeControl(move=5.0, first_move=10.0)
 
 
-def _players(specs: list[str], tmp_path: Path):  # type: ignore[no-untyped-def]
-    return [make_player(parse_bot_spec(s, "jsonl"), Limits(), tmp_path) for s in specs]
+def _play(specs: list[str], map_name: str, ruleset, seed: int, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Play one game between ``specs`` (programs speak jsonl), stopping every process."""
+    players = [make_player(parse_bot_spec(s, "jsonl"), Limits(), tmp_path) for s in specs]
+    try:
+        return play_game(players, get_map(map_name), ruleset, seed=seed, controls=GENEROUS)
+    finally:
+        for p in players:
+            p.shutdown()
 
 
 def test_team_clock_defaults_come_from_the_ruleset() -> None:
@@ -31,16 +37,8 @@ def test_team_clock_defaults_come_from_the_ruleset() -> None:
 
 
 def test_a_jsonl_program_plays_the_team_course_with_cpu_measured(tmp_path: Path) -> None:
-    players = _players([f"cmd:{sys.executable} {STARTER}", "builtin:randombot"], tmp_path)
-    try:
-        record = play_game(
-            players, get_map("court-small"), get_ruleset("teams"), seed=4, controls=GENEROUS
-        )
-    finally:
-        for p in players:
-            stop = getattr(p, "stop", None)
-            if stop:
-                stop()
+    specs = [f"cmd:{sys.executable} {STARTER}", "builtin:randombot"]
+    record = _play(specs, "court-small", get_ruleset("teams"), 4, tmp_path)
     assert record.seats[0].verdict.ok, record.seats[0].verdict
     replay = record.replay
     assert replay.cpu is not None and len(replay.cpu) == len(replay.turns)
@@ -51,14 +49,9 @@ def test_a_jsonl_program_plays_the_team_course_with_cpu_measured(tmp_path: Path)
 
 def test_a_jsonl_program_plays_tron3d_keyed_by_name_in_its_own_order(tmp_path: Path) -> None:
     rs = get_ruleset("tron3d").with_settings(nb_rounds=60, bonus_round=6)
-    players = _players([f"cmd:{sys.executable} {GRAPH_BOT}", "builtin:dummy"], tmp_path)
-    try:
-        record = play_game(players, get_map("icosahedron"), rs, seed=2, controls=GENEROUS)
-    finally:
-        for p in players:
-            stop = getattr(p, "stop", None)
-            if stop:
-                stop()
+    record = _play(
+        [f"cmd:{sys.executable} {GRAPH_BOT}", "builtin:dummy"], "icosahedron", rs, 2, tmp_path
+    )
     assert record.seats[0].verdict.ok, record.seats[0].verdict
     replay = record.replay
     # the bot lists its two cycles highest id first: the replay keeps that order
