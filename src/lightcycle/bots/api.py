@@ -51,6 +51,14 @@ class Bot:
         """Return this turn's move for ``view.me``."""
         raise NotImplementedError(f"{type(self).__name__} must define move(view)")
 
+    def report(self) -> dict[str, float]:
+        """Figures about the game just played, for match tables (``{"depth": 9.5}``).
+
+        Searching bots report their mean search depth here so ``lightcycle duel`` can show
+        it; the default reports nothing.
+        """
+        return {}
+
     @property
     def display_name(self) -> str:
         """The name shown in results (instances may override ``name``)."""

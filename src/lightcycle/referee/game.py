@@ -47,6 +47,8 @@ class SeatRecord:
             rulesets that are handed each turn's CPU time.
         fresh_process: whether this game started a new process.
         failed: whether a verdict took the whole seat out of the game.
+        info: what an in-process bot reported about the game (`Bot.report`), such as
+            its mean search depth.
     """
 
     player: Player
@@ -56,6 +58,7 @@ class SeatRecord:
     cpu_mark: float = 0.0
     fresh_process: bool = False
     failed: bool = False
+    info: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -326,7 +329,9 @@ class Game:
             t0 = _now()
             c0 = time.thread_time_ns()
             try:
-                answer = bot.move(View(state, seat))
+                allowance = records[seat].clock.allowance()
+                limit = allowance if allowance != float("inf") else None
+                answer = bot.move(View(state, seat, limit))
             except Exception as exc:  # a bot's bug costs its seat, nothing more
                 self._fail(seat, Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}"))
                 continue
@@ -408,6 +413,11 @@ class Game:
         return GameRecord(self.state.outcome, self.state, self.replay, self.records, _now() - t0)
 
     def _finish(self) -> None:
+        for seat, bot in self.bots.items():
+            try:
+                self.records[seat].info = {k: float(v) for k, v in bot.report().items()}
+            except Exception:  # noqa: BLE001 -- a report is a courtesy; a bug loses only it
+                self.records[seat].info = {}
         for _seat, w in self.wires.items():
             player = w.record.player
             assert isinstance(player, ProgramPlayer)

@@ -23,11 +23,14 @@ class View:
     Attributes:
         state: the full `GameState` (for bots that want everything).
         seat: this bot's team index.
+        time_limit: seconds this move may take by the referee's clock (``None``: not
+            limited, or not known); searching bots budget their thinking from it.
     """
 
-    def __init__(self, state: GameState, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int, time_limit: float | None = None) -> None:
         self.state = state
         self.seat = seat
+        self.time_limit = time_limit
 
     # -- the board ---------------------------------------------------------------------
     @property
