@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from lightcycle.core.state import GameState
+from lightcycle.rules.ruleset import PLAIN_STAGES
 
 Answers = dict[int, object]
 """A seat's reply: per cycle index, an answer `lightcycle.rules.legal.read_answer` reads."""
@@ -40,19 +41,6 @@ class ProtocolError(ValueError):
 
 class UnsupportedGame(ValueError):
     """A game a protocol cannot carry (a torus in the 2010 protocol, three players...)."""
-
-
-PLAIN_STAGES = frozenset(
-    {
-        "movement.standard",
-        "collision.simultaneous",
-        "trails.persist",
-        "game_over.last_standing",
-        "game_over.turn_limit",
-    }
-)
-"""The stages of the classic rules: all the older protocols (tron2010, aichallenge, sexp)
-can express. Jumps, items, turbo rounds, trails that vanish or move orders they cannot."""
 
 
 def check_plain_rules(state: GameState, protocol: str) -> None:

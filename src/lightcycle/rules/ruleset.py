@@ -167,6 +167,20 @@ DEFAULT_VERDICT_EFFECTS: dict[str, VerdictEffect] = {
 move was wrong, ``team`` every live cycle of the seat."""
 
 
+PLAIN_STAGES = frozenset(
+    {
+        "movement.standard",
+        "collision.simultaneous",
+        "trails.persist",
+        "game_over.last_standing",
+        "game_over.turn_limit",
+    }
+)
+"""The stages of the classic rules (classic, torus, ffa): what the older protocols
+(tron2010, aichallenge, sexp) can express and what the duel search models. Jumps, items,
+turbo rounds, trails that vanish or move orders they cannot."""
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """A named, versioned variant.
@@ -214,6 +228,11 @@ class Ruleset:
         Cached: `lightcycle.rules.legal.moves_this_turn` asks for every cycle every turn.
         """
         return "movement.rounds" in self.stages
+
+    @functools.cached_property
+    def plain(self) -> bool:
+        """Whether every stage is one of `PLAIN_STAGES` (the classic rules)."""
+        return all(s in PLAIN_STAGES for s in self.stages)
 
     def with_settings(self, overrides: Mapping[str, Any] | None = None, **kw: Any) -> Ruleset:
         """Return this ruleset with some settings changed.

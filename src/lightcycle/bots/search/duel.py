@@ -1,0 +1,273 @@
+"""Search for the two-cycle duel: alpha-beta over simultaneous moves.
+
+Simultaneous moves are searched the usual way for Tron: the searching side moves first
+and the opponent answers knowing that move. That is pessimistic (the opponent is given
+information it will not have), which is the safe side to err on. A joint move is two plies;
+``depth`` below counts joint moves, and reports count plies.
+
+What makes it deep enough in pure Python:
+
+- iterative deepening, so the clock can stop it at any time with a complete answer from
+  the last finished depth, and each depth orders its moves by the previous one;
+- a transposition table kept across the moves of a game (the position two plies down is
+  next turn's root), giving the best move first;
+- killer moves per ply for both sides (far apart, the best answer rarely depends on
+  the other side's move), then the history heuristic;
+- a bit-parallel evaluation (`Kernel.voronoi`), whose cost grows with the board's
+  diameter rather than its area.
+
+The evaluation is the Voronoi territory difference: cells each cycle reaches first. When
+the board is tight it counts only the usable part of each territory (`fill_bound`: what
+lies behind a cut cell counts once, by the best branch). When the two regions no longer
+touch, the game is separated and the difference of the fillable areas decides, weighted
+far above any territory estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.chambers import fill_bound, parity_bound
+
+WIN = 1_000_000
+"""The value of a won position (minus the plies it takes, so quicker wins are better)."""
+
+SEPARATED = 1_000
+"""Weight of one cell of fillable-space advantage once the cycles are separated."""
+
+
+class _Abort(Exception):
+    """The clock or the node budget ran out in the middle of an iteration."""
+
+
+@dataclass
+class SearchResult:
+    """The answer of one search.
+
+    Attributes:
+        move: the cell to move to (``None``: no legal move at all).
+        value: its value from the searching side's view.
+        plies: plies of the deepest completed iteration (2 per joint move).
+        nodes: positions visited.
+        separated: whether the root position is already separated.
+    """
+
+    move: int | None
+    value: int
+    plies: int
+    nodes: int
+    separated: bool = False
+
+
+@dataclass
+class SearchOptions:
+    """Knobs of the search (the ladder's medium bot turns most of them off).
+
+    Attributes:
+        tt: use the transposition table.
+        killers: use killer moves.
+        chambers: count only usable territory (chamber tree) when the board is tight.
+        chamber_cells: the free-cell count at or below which ``chambers`` applies.
+        max_depth: the deepest iteration, in joint moves.
+    """
+
+    tt: bool = True
+    killers: bool = True
+    chambers: bool = True
+    chamber_cells: int = 160
+    max_depth: int = 64
+
+
+class DuelSearch:
+    """Alpha-beta search of one board; keep one per game so the table carries over."""
+
+    def __init__(self, kernel: Kernel, options: SearchOptions | None = None) -> None:
+        self.kernel = kernel
+        self.options = options or SearchOptions()
+        self.table: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+        self.nodes = 0
+
+    # -- evaluation --------------------------------------------------------------------
+    def evaluate(self, a: int, b: int, occ: int) -> int:
+        """The value of a quiet position for the cycle on ``a`` against the one on ``b``."""
+        k = self.kernel
+        free = k.full & ~occ
+        ba, bb = 1 << a, 1 << b
+        ta, tb, rest = k.voronoi(ba, bb, free)
+        if free == ta | tb | rest and not (k.expand(ta | ba) & (tb | bb)):
+            return SEPARATED * (self._fill(a, ta) - self._fill(b, tb))
+        opts = self.options
+        if opts.chambers and free.bit_count() <= opts.chamber_cells:
+            return fill_bound(k, a, ta) - fill_bound(k, b, tb)
+        return ta.bit_count() - tb.bit_count()
+
+    def _fill(self, head: int, region: int) -> int:
+        if self.options.chambers:
+            return fill_bound(self.kernel, head, region)
+        return parity_bound(self.kernel, head, region)
+
+    def separated(self, a: int, b: int, occ: int) -> bool:
+        """Whether no free path joins the two cycles any more."""
+        k = self.kernel
+        region = k.flood(1 << a, k.full & ~occ)
+        return not (k.expand(region | (1 << a)) & (1 << b))
+
+    # -- search ------------------------------------------------------------------------
+    def search(
+        self,
+        a: int,
+        b: int,
+        occ: int,
+        out_of_time: Callable[[], bool] | None = None,
+        node_limit: int | None = None,
+        soft_stop: Callable[[int], bool] | None = None,
+    ) -> SearchResult:
+        """Choose a move for the cycle on ``a``.
+
+        Args:
+            a: the searching cycle's head.
+            b: the opponent's head.
+            occ: every blocked cell (walls and trails, heads included).
+            out_of_time: polled every 64 nodes; when true the current iteration is
+                abandoned and the last completed one answers.
+            node_limit: the node budget of the whole search (reproducible play).
+            soft_stop: called with the plies just completed; true means do not start
+                another iteration (it would not finish in time).
+        """
+        k = self.kernel
+        nbrs = k.neighbours
+        opts = self.options
+        table = self.table if opts.tt else None
+        if table is not None and len(table) > 400_000:
+            table.clear()
+        killers_a: dict[int, int] = {}
+        killers_b: dict[int, int] = {}
+        use_killers = opts.killers
+        hist_a = [0] * k.size
+        hist_b = [0] * k.size
+        evaluate = self.evaluate
+        nodes = 0
+        limit = node_limit if node_limit is not None else -1
+
+        root_moves = [d for d in nbrs[a] if not (occ >> d) & 1]
+        if not root_moves:
+            return SearchResult(None, -WIN, 0, 0)
+        if len(root_moves) == 1:
+            return SearchResult(root_moves[0], 0, 0, 0)
+
+        def max_node(a: int, b: int, occ: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+            nonlocal nodes
+            nodes += 1
+            if nodes == limit:
+                raise _Abort
+            if out_of_time is not None and not nodes & 63 and out_of_time():
+                raise _Abort
+            am = [d for d in nbrs[a] if not (occ >> d) & 1]
+            bm = [d for d in nbrs[b] if not (occ >> d) & 1]
+            if not am:
+                return 0 if not bm else ply - WIN
+            if not bm:
+                return WIN - ply
+            if depth == 0:
+                return evaluate(a, b, occ)
+            key = (a, b, occ)
+            first = -1
+            if table is not None:
+                entry = table.get(key)
+                if entry is not None:
+                    e_depth, e_flag, e_value, first = entry
+                    if e_depth >= depth:
+                        if e_flag == 0:
+                            return e_value
+                        if e_flag > 0 and e_value >= beta:
+                            return e_value
+                        if e_flag < 0 and e_value <= alpha:
+                            return e_value
+            if len(am) > 1:
+                killer = killers_a.get(ply, -1) if use_killers else -1
+                am.sort(key=lambda d: (d != first, d != killer, -hist_a[d]))
+            best = -WIN - 1
+            best_move = am[0]
+            a0 = alpha
+            for ma in am:
+                v = min_node(a, b, occ, ma, bm, depth, alpha, beta, ply)
+                if v > best:
+                    best = v
+                    best_move = ma
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            if use_killers:
+                                killers_a[ply] = ma
+                                hist_a[ma] += depth * depth
+                            break
+            if table is not None:
+                flag = 1 if best >= beta else (-1 if best <= a0 else 0)
+                table[key] = (depth, flag, best, best_move)
+            return best
+
+        def min_node(
+            a: int,
+            b: int,
+            occ: int,
+            ma: int,
+            bm: list[int],
+            depth: int,
+            alpha: int,
+            beta: int,
+            ply: int,
+        ) -> int:
+            if len(bm) > 1 and use_killers:
+                killer = killers_b.get(ply, -1)
+                bm = sorted(bm, key=lambda d: (d != killer, -hist_b[d]))
+            best = WIN + 1
+            occ_a = occ | (1 << ma)
+            for mb in bm:
+                if mb == ma:
+                    v = 0
+                else:
+                    v = max_node(ma, mb, occ_a | (1 << mb), depth - 1, alpha, beta, ply + 1)
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if beta <= alpha:
+                            if use_killers:
+                                killers_b[ply] = mb
+                                hist_b[mb] += depth * depth
+                            break
+            return best
+
+        sep = self.separated(a, b, occ)
+        best_move = root_moves[0]
+        best_value = 0
+        plies = 0
+        order = list(root_moves)
+        try:
+            for depth in range(1, opts.max_depth + 1):
+                alpha = -WIN - 1
+                values: dict[int, int] = {}
+                bm = [d for d in nbrs[b] if not (occ >> d) & 1]
+                if not bm:
+                    return SearchResult(order[0], WIN, plies, nodes, sep)
+                iter_best = order[0]
+                for ma in order:
+                    v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
+                    values[ma] = v
+                    if v > alpha:
+                        alpha = v
+                        iter_best = ma
+                best_move, best_value = iter_best, alpha
+                plies = 2 * depth
+                order.sort(key=lambda d: -values[d])
+                if abs(best_value) >= WIN - 1000:
+                    break
+                if soft_stop is not None and soft_stop(plies):
+                    break
+        except _Abort:
+            pass
+        finally:
+            self.nodes += nodes
+        return SearchResult(best_move, best_value, plies, nodes, sep)
