@@ -42,7 +42,7 @@ class Kernel:
         if isinstance(topology, GridTopology):
             self.expand = _grid_expand(topology)
             if not topology.wrap:
-                self.voronoi = _grid_voronoi(topology)  # type: ignore[method-assign]
+                self.voronoi = _grid_voronoi(topology)  # type: ignore[method-assign,assignment]
             w, h = topology.width, topology.height
             if not topology.wrap or (w % 2 == 0 and h % 2 == 0):
                 self.black = sum(1 << c for c in range(self.size) if (c % w + c // w) % 2 == 0)
