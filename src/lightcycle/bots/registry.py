@@ -10,11 +10,16 @@ from typing import Any
 
 from lightcycle.bots.api import Bot, BotError
 from lightcycle.bots.builtin import BUILTIN as _LADDER
+from lightcycle.bots.ladder import LADDER_TOP
 from lightcycle.bots.teams import TEAM_BOTS
 from lightcycle.bots.tron3d import TRON3D_BOTS
 
-BUILTIN: dict[str, type[Bot]] = {**_LADDER, **TEAM_BOTS, **TRON3D_BOTS}
-"""Every built-in bot by name: the duel ladder, the team course's, the 3D course's."""
+BUILTIN: dict[str, type[Bot]] = {**_LADDER, **LADDER_TOP, **TEAM_BOTS, **TRON3D_BOTS}
+"""Every built-in bot by name: the duel ladder (weakest first), the team course's, the 3D
+course's."""
+
+LADDER = ["random", "wallhugger", "chaser", "runaway", "floodfill", "territory", "medium", "strong"]
+"""The duel ladder from weakest to strongest: each rung beats the one below."""
 
 
 def builtin_names() -> list[str]:
@@ -27,8 +32,9 @@ def make_bot(spec: str | Bot | type[Bot]) -> Bot:
 
     Args:
         spec: a `Bot`, a `Bot` subclass (instantiated), a built-in name (``random``,
-            ``builtin:random``), or ``py:FILE.py`` / ``py:FILE.py:ClassName`` for a bot
-            written in Python.
+            ``builtin:random``, with constructor settings ``builtin:strong:nodes=20000``
+            or ``strong:depth=4,move_time=0.05``), or ``py:FILE.py`` /
+            ``py:FILE.py:ClassName`` for a bot written in Python.
 
     Raises:
         BotError: saying what was wrong and what forms are accepted.
@@ -42,15 +48,42 @@ def make_bot(spec: str | Bot | type[Bot]) -> Bot:
     text = spec.strip()
     if text.startswith("py:"):
         return _load_python(text[3:])
-    name = text.removeprefix("builtin:").lower()
+    name, _, params = text.removeprefix("builtin:").partition(":")
+    name = name.lower()
     if name in BUILTIN:
-        return BUILTIN[name]()
+        return _build(BUILTIN[name], params, spec)
     close = difflib.get_close_matches(name, BUILTIN, n=2)
     hint = f" Did you mean {' or '.join(close)}?" if close else ""
     raise BotError(
         f"unknown bot {spec!r}.{hint} Built-in bots: {', '.join(builtin_names())}; "
         "or give py:path/to/bot.py[:ClassName]."
     )
+
+
+def _build(cls: type[Bot], params: str, spec: str) -> Bot:
+    """Instantiate a built-in bot with ``key=value,...`` settings (ints, floats, text)."""
+    if not params:
+        return cls()
+    kwargs: dict[str, Any] = {}
+    for item in params.split(","):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BotError(f"bad setting {item!r} in {spec!r}: expected key=value")
+        kwargs[key.strip()] = _number(value.strip())
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        accepted = ", ".join(p for p in inspect.signature(cls).parameters) or "none"
+        raise BotError(f"{spec!r}: {exc}; {cls.__name__} accepts: {accepted}") from exc
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _load_python(target: str) -> Bot:

@@ -1,0 +1,373 @@
+"""The upper rungs of the duel ladder: floodfill, territory, medium and strong.
+
+Each rung adds one idea to the one below, so a student can see what each idea is worth
+(``bench/strength.py`` measures it):
+
+- ``floodfill`` looks only at space: it keeps the room it can fill largest.
+- ``territory`` also looks at the opponent: it takes the move that wins the most cells
+  it reaches first (Voronoi territory), one ply deep.
+- ``medium`` searches a few joint moves ahead with alpha-beta on territory.
+- ``strong`` searches as deep as its clock allows (iterative deepening, transposition
+  table, killer and history moves), counts only usable territory on tight boards, and
+  once the cycles are separated plays the endgame with a fill solver that proves optimal
+  fills.
+
+The searching rungs play two-cycle duels under the classic rules (``classic``, ``torus``,
+two-player ``ffa``) on any board. In other games (more cycles, jumps, items) ``strong``
+hands over to `lightcycle.bots.multi.MultiStrong` and the others to a territory heuristic.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.search.bitboard import Kernel, kernel_for
+from lightcycle.bots.search.chambers import fill_bound
+from lightcycle.bots.search.duel import DuelSearch, SearchOptions
+from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.core.topology import Heading
+from lightcycle.rules.observe import View
+
+DEFAULT_MOVE_TIME = 0.1
+"""Seconds per move a searching bot assumes when the referee gives no limit."""
+
+
+class DuelPosition:
+    """The two heads and the blocked cells of a duel, in the kernel's terms."""
+
+    def __init__(self, view: View) -> None:
+        self.kernel: Kernel = kernel_for(view.topology)
+        self.me = view.me.head
+        self.other = view.opponents[0].head
+        self.occ = view.state.occupied
+
+    @property
+    def free(self) -> int:
+        """Cells no cycle has entered."""
+        return self.kernel.full & ~self.occ
+
+    def moves(self, head: int) -> list[int]:
+        """Free cells next to ``head``."""
+        occ = self.occ
+        return [d for d in self.kernel.neighbours[head] if not (occ >> d) & 1]
+
+
+def is_duel(view: View) -> bool:
+    """Whether the game is one cycle against one under the classic rules."""
+    state = view.state
+    rules = state.ruleset
+    if not getattr(rules, "plain", False):
+        return False
+    alive = [c for c in state.cycles if c.alive]
+    return len(alive) == 2 and len(view.my_cycles) == 1 and view.me.alive
+
+
+def answer(view: View, dest: int) -> MoveAnswer:
+    """The answer that moves ``me`` to ``dest``: a heading on grids, the node on graphs."""
+    g = view.grid
+    if g is None:
+        return dest
+    h = g.heading_to(view.me.head, dest)
+    return h if h is not None else Heading.N
+
+
+def _no_move(view: View) -> MoveAnswer:
+    """A legal move when none is safe: the cycle crashes but does not forfeit."""
+    return Heading.N if view.grid is not None else view.neighbours(view.me.head)[0]
+
+
+class FloodFill(Bot):
+    """Greedy flood fill: keep the most room, hug what is already there.
+
+    Of the free moves it takes the one after which it can make the most moves (the
+    chamber-tree bound of its reachable region: a pocket behind a narrow cut counts only
+    once), then the one next to the most walls and trails, so it fills space tightly
+    instead of cutting it in two. It steps onto a cell the opponent could also enter this
+    turn (both would die) only when nothing else is as roomy. It never looks at territory:
+    it does not try to cut the opponent off.
+    """
+
+    name = "FloodFill"
+
+    def move(self, view: View) -> MoveAnswer:
+        if len(view.my_cycles) != 1:
+            return _territory_fallback(view)
+        k = kernel_for(view.topology)
+        me = view.me.head
+        occ = view.state.occupied
+        moves = [d for d in k.neighbours[me] if not (occ >> d) & 1]
+        if not moves:
+            return _no_move(view)
+        danger = 0
+        for c in view.opponents:
+            for d in k.neighbours[c.head]:
+                danger |= 1 << d
+        free = k.full & ~occ
+
+        def key(d: int) -> tuple[int, int, int]:
+            rest = free & ~(1 << d)
+            room = fill_bound(k, d, k.flood(1 << d, rest))
+            hug = sum(1 for e in k.neighbours[d] if not (rest >> e) & 1)
+            return (room, not (danger >> d) & 1, hug)
+
+        return answer(view, max(moves, key=key))
+
+
+class Territory(Bot):
+    """One-ply territory: take the move that leaves it the most cells it reaches first.
+
+    For each free move it counts the Voronoi territory (cells it reaches strictly before
+    the opponent, the opponent standing where it is) and takes the move with the largest
+    lead; a cell the opponent could also enter this turn is avoided unless it is clearly
+    best. Once the two are separated it fills its region greedily, hugging walls.
+    """
+
+    name = "Territory"
+
+    def move(self, view: View) -> MoveAnswer:
+        if not is_duel(view):
+            return _territory_fallback(view)
+        pos = DuelPosition(view)
+        k = pos.kernel
+        moves = pos.moves(pos.me)
+        if not moves:
+            return _no_move(view)
+        free = pos.free
+        region = k.flood(1 << pos.me, free)
+        if not (k.expand(region) & (1 << pos.other)):
+            path = greedy_fill(k, pos.me, free)
+            return answer(view, path[0] if path else moves[0])
+        danger = 0
+        for d in k.neighbours[pos.other]:
+            danger |= 1 << d
+
+        def key(d: int) -> tuple[int, int]:
+            ta, tb, _ = k.voronoi(1 << d, 1 << pos.other, free & ~(1 << d))
+            lead = ta.bit_count() - tb.bit_count()
+            return (lead - (8 if (danger >> d) & 1 else 0), -d)
+
+        return answer(view, max(moves, key=key))
+
+
+class _Searcher(Bot):
+    """Shared plumbing of the searching rungs: clock, search, endgame, depth report."""
+
+    options = SearchOptions()
+    solver = True
+    fraction = 0.45
+
+    def __init__(
+        self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None
+    ) -> None:
+        self.node_limit = nodes
+        self.depth_limit = depth
+        self.move_time = move_time
+        self._search: DuelSearch | None = None
+        self._plan: list[int] = []
+        self._plan_proven = False
+        self.depths: list[int] = []
+        self.nodes_total = 0
+
+    def report(self) -> dict[str, float]:
+        """Mean plies of completed search per searched move (``depth``)."""
+        if not self.depths:
+            return {}
+        return {"depth": sum(self.depths) / len(self.depths), "searches": len(self.depths)}
+
+    def _clock(self, view: View) -> tuple[Callable[[], bool] | None, Callable[[int], bool] | None]:
+        """Stop functions for this move: a hard deadline and a 'do not start another
+        iteration' test. With a node budget there is no clock (reproducible play)."""
+        if self.node_limit is not None:
+            return None, None
+        limit = self.move_time or view.time_limit or DEFAULT_MOVE_TIME
+        start = time.perf_counter()
+        first = view.turn == 0
+        budget = limit * (0.5 if first else self.fraction)
+        hard = start + max(0.005, min(budget, limit - 0.02))
+
+        def out_of_time() -> bool:
+            return time.perf_counter() > hard
+
+        def soft_stop(plies: int) -> bool:
+            # the next iteration costs about three times this one
+            return (time.perf_counter() - start) * 3.2 > hard - start
+
+        return out_of_time, soft_stop
+
+    def move(self, view: View) -> MoveAnswer:
+        if not is_duel(view):
+            return self.fallback(view)
+        pos = DuelPosition(view)
+        k = pos.kernel
+        moves = pos.moves(pos.me)
+        if not moves:
+            return _no_move(view)
+        out_of_time, soft_stop = self._clock(view)
+        if self._search is None or self._search.kernel is not k:
+            opts = self.options
+            if self.depth_limit is not None:
+                opts = SearchOptions(**{**opts.__dict__, "max_depth": self.depth_limit})
+            self._search = DuelSearch(k, opts)
+        search = self._search
+        if search.separated(pos.me, pos.other, pos.occ):
+            return answer(view, self._endgame(pos, out_of_time))
+        self._plan = []
+        result = search.search(
+            pos.me,
+            pos.other,
+            pos.occ,
+            out_of_time=out_of_time,
+            node_limit=self.node_limit,
+            soft_stop=soft_stop,
+        )
+        if len(moves) > 1:
+            self.depths.append(result.plies)
+        self.nodes_total += result.nodes
+        return answer(view, result.move if result.move is not None else moves[0])
+
+    def _endgame(self, pos: DuelPosition, out_of_time: Callable[[], bool] | None) -> int:
+        k = pos.kernel
+        free = pos.free
+        plan = self._plan
+        if plan and plan[0] in k.neighbours[pos.me] and (free >> plan[0]) & 1:
+            if self._plan_proven:
+                return self._next(plan)
+        else:
+            plan = []
+        if not self.solver:
+            path = greedy_fill(k, pos.me, free)
+            return path[0] if path else pos.moves(pos.me)[0]
+        budget = None if self.node_limit is None else max(1000, self.node_limit)
+        fill = solve_fill(
+            k, pos.me, free, node_limit=budget, out_of_time=out_of_time, incumbent=plan
+        )
+        self._plan = fill.path
+        self._plan_proven = fill.proven
+        if not fill.path:
+            return pos.moves(pos.me)[0]
+        return self._next(self._plan)
+
+    def _next(self, plan: list[int]) -> int:
+        step = plan[0]
+        self._plan = plan[1:]
+        return step
+
+    def fallback(self, view: View) -> MoveAnswer:
+        """The move in games that are not a two-cycle classic duel."""
+        return _territory_fallback(view)
+
+
+class Medium(_Searcher):
+    """A medium search bot: alpha-beta on plain Voronoi territory, three joint moves deep.
+
+    It searches at most 6 plies (3 joint moves: its move, the opponent's reply, three
+    times) with no transposition table, no killer moves and no chamber analysis, and
+    once separated it fills greedily instead of solving the fill. It stops early if its
+    clock runs short.
+    """
+
+    name = "Medium"
+    options = SearchOptions(tt=False, killers=False, chambers=False, max_depth=3)
+    solver = False
+
+
+class Strong(_Searcher):
+    """The top of the ladder.
+
+    In a duel it searches simultaneous moves with iterative deepening alpha-beta (the
+    opponent answering each of its moves), a transposition table kept across the game,
+    killer and history move ordering, and an evaluation on Voronoi territory that counts
+    only the usable part of each territory (the chamber tree) when the board is tight.
+    Once the cycles are separated it switches to the endgame: a fill solver bounded by
+    reachable area, checkerboard parity and the chamber tree, which proves optimal fills
+    on small regions and never fills worse than a greedy wall-hugger.
+
+    It spends about 45% of the referee's per-move limit (half of the first move's
+    allowance), never starts an iteration it cannot finish, and aborts one that
+    overruns. ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its
+    play reproducible; ``depth=D`` caps the search at D joint moves.
+
+    In other games (ffa with more players, teams, tron3d) it plays
+    `lightcycle.bots.multi.MultiStrong`.
+    """
+
+    name = "Strong"
+
+    def __init__(
+        self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None
+    ) -> None:
+        super().__init__(nodes=nodes, depth=depth, move_time=move_time)
+        self._multi: Bot | None = None
+
+    def fallback(self, view: View) -> MoveAnswer:
+        if self._multi is None:
+            self._multi = _multi_bot()
+        return self._multi.move(view)
+
+    def start(self, game: View) -> None:
+        if not is_duel(game):
+            self._multi = _multi_bot()
+            self._multi.start(game)
+
+
+def _multi_bot() -> Bot:
+    try:
+        from lightcycle.bots.multi import MultiStrong
+    except ImportError:  # pragma: no cover - the module ships with the package
+        return _TerritoryFallback()
+    bot: Bot = MultiStrong()
+    return bot
+
+
+class _TerritoryFallback(Bot):
+    name = "Territory"
+
+    def move(self, view: View) -> MoveAnswer:
+        return _territory_fallback(view)
+
+
+def _territory_fallback(view: View) -> MoveAnswer:
+    """For games beyond the duel: each moving cycle takes the free move with the most
+    Voronoi territory for its team (team-mates' claims this turn count as taken)."""
+    from lightcycle.core.moves import Move
+
+    k = kernel_for(view.topology)
+    state = view.state
+    blocked = state.occupied
+    answers: dict[int, Any] = {}
+    mine = view.moving_cycles
+    enemies = [c.head for c in view.opponents]
+    for c in mine:
+        moves = [d for d in k.neighbours[c.head] if not (blocked >> d) & 1]
+        if not moves:
+            answers[c.index] = Move(c.index, k.neighbours[c.head][0])
+            continue
+        free = k.full & ~blocked
+        best = moves[0]
+        if len(moves) > 1:
+            foe = 0
+            for h in enemies:
+                foe |= 1 << h
+
+            def key(d: int, foe: int = foe, free: int = free) -> int:
+                terr = k.voronoi_many([1 << d, foe], free & ~(1 << d))
+                return terr[0].bit_count() - terr[1].bit_count()
+
+            best = max(moves, key=key)
+        blocked |= 1 << best
+        answers[c.index] = Move(c.index, best)
+    if len(view.my_cycles) == 1 and mine:
+        return answer(view, answers[mine[0].index].to)
+    return answers
+
+
+LADDER_TOP: dict[str, type[Bot]] = {
+    "floodfill": FloodFill,
+    "territory": Territory,
+    "medium": Medium,
+    "strong": Strong,
+}
+"""The upper rungs by registry name, weakest first."""

@@ -1,0 +1,100 @@
+"""Fill bounds and the endgame solver against exhaustive search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.chambers import fill_bound, parity_bound
+from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.core.topology import GridTopology
+from tests.bots.search.positions import read_positions
+
+
+def _longest(k: Kernel, head: int, free: int) -> int:
+    best = 0
+
+    def rec(c: int, f: int, d: int) -> None:
+        nonlocal best
+        best = max(best, d)
+        for n in k.neighbours[c]:
+            if (f >> n) & 1:
+                rec(n, f & ~(1 << n), d + 1)
+
+    rec(head, free, 0)
+    return best
+
+
+def _is_path(k: Kernel, head: int, free: int, path: list[int]) -> bool:
+    cur = head
+    for d in path:
+        if d not in k.neighbours[cur] or not (free >> d) & 1:
+            return False
+        free &= ~(1 << d)
+        cur = d
+    return True
+
+
+@pytest.mark.parametrize("pos", read_positions("fills.txt"), ids=lambda p: p.name)
+def test_fill_vectors(pos) -> None:  # type: ignore[no-untyped-def]
+    view = pos.view()
+    k = Kernel(view.topology)
+    head = view.me.head
+    free = k.full & ~view.state.occupied
+    optimum = int(pos.fields["optimum"])
+    assert _longest(k, head, free) == optimum, "the vector file is wrong"
+    assert fill_bound(k, head, free) >= optimum
+    fill = solve_fill(k, head, free)
+    assert fill.proven and len(fill.path) == optimum
+    assert _is_path(k, head, free, fill.path)
+
+
+def test_bounds_and_solver_on_random_regions() -> None:
+    rng = random.Random(11)
+    for _ in range(250):
+        w, h, wrap = rng.randint(2, 5), rng.randint(2, 5), rng.random() < 0.3
+        k = Kernel(GridTopology(w, h, wrap))
+        head = rng.randrange(w * h)
+        free = sum(1 << c for c in range(w * h) if rng.random() < 0.75) & ~(1 << head)
+        optimum = _longest(k, head, free)
+        region = k.flood(1 << head, free)
+        assert fill_bound(k, head, free) >= optimum
+        assert parity_bound(k, head, region) >= optimum
+        greedy = greedy_fill(k, head, free)
+        assert _is_path(k, head, free, greedy)
+        fill = solve_fill(k, head, free)
+        assert fill.proven and len(fill.path) == optimum
+        assert _is_path(k, head, free, fill.path)
+        assert len(fill.path) >= len(greedy)
+
+
+def test_node_budget_is_reproducible_and_never_worse_than_greedy() -> None:
+    rng = random.Random(5)
+    k = Kernel(GridTopology(12, 12))
+    for _ in range(5):
+        head = rng.randrange(144)
+        free = sum(1 << c for c in range(144) if rng.random() < 0.8) & ~(1 << head)
+        a = solve_fill(k, head, free, node_limit=300)
+        b = solve_fill(k, head, free, node_limit=300)
+        assert a.path == b.path and a.proven == b.proven
+        assert len(a.path) >= len(greedy_fill(k, head, free))
+        assert len(a.path) <= a.bound
+        assert _is_path(k, head, free, a.path)
+
+
+def test_stops_when_told() -> None:
+    k = Kernel(GridTopology(14, 14))
+    rng = random.Random(2)
+    free = sum(1 << c for c in range(196) if rng.random() < 0.85) & ~1
+    calls = 0
+
+    def out_of_time() -> bool:
+        nonlocal calls
+        calls += 1
+        return True
+
+    fill = solve_fill(k, 0, free, out_of_time=out_of_time)
+    assert fill.nodes <= 256 or fill.proven
+    assert _is_path(k, 0, free, fill.path)
