@@ -60,7 +60,9 @@ def test_builtin_names(name: str) -> None:
 def test_unknown_builtin_suggests_a_close_name() -> None:
     with pytest.raises(BotError, match=r"unknown bot 'randm'\. Did you mean random\b") as err:
         parse_bot_spec("randm")
-    assert "Built-in bots: chaser, dummy, linebot, lookbot, random, randombot" in str(err.value)
+    assert "Built-in bots: chaser, dummy, floodfill, linebot, lookbot, medium, random" in str(
+        err.value
+    )
     with pytest.raises(BotError, match=r"py:path/to/bot\.py"):
         parse_bot_spec("builtin:nothing-like-it")
 

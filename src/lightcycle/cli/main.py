@@ -291,3 +291,11 @@ if __name__ == "__main__":  # pragma: no cover
 from lightcycle.cli.match import match as _match  # noqa: E402 -- registered after app exists
 
 app.command("match")(_match)
+
+from lightcycle.cli.grade import grade as _grade  # noqa: E402 -- registered after app exists
+
+app.command("grade")(_grade)
+
+from lightcycle.cli.duel import duel as _duel  # noqa: E402 -- registered after app exists
+
+app.command("duel")(_duel)

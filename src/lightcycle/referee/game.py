@@ -416,7 +416,7 @@ class Game:
         for seat, bot in self.bots.items():
             try:
                 self.records[seat].info = {k: float(v) for k, v in bot.report().items()}
-            except Exception:  # noqa: BLE001 -- a report is a courtesy; a bug loses only it
+            except Exception:  # a report is a courtesy: a bug in it loses only the report
                 self.records[seat].info = {}
         for _seat, w in self.wires.items():
             player = w.record.player

@@ -1,0 +1,264 @@
+"""``lightcycle duel``: is bot A stronger than bot B? Side-swapped pairs, Elo, SPRT."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Group
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from lightcycle.cli.common import console, err, user_errors
+
+if TYPE_CHECKING:
+    from lightcycle.tournament.duel import DuelProgress, DuelResult, PairResult
+
+
+def duel(
+    a: Annotated[
+        str,
+        typer.Argument(
+            help="Bot A, the one under test: builtin:NAME, py:FILE.py[:Class], "
+            "cmd:'COMMAND' (with --protocol) or FILE.toml.",
+            metavar="A",
+            show_default=False,
+        ),
+    ],
+    b: Annotated[
+        str,
+        typer.Argument(help="Bot B, the reference (same forms).", metavar="B", show_default=False),
+    ],
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help="Games to play (with --sprt: at most); pairs of two.", min=1
+        ),
+    ] = 200,
+    maps: Annotated[
+        str,
+        typer.Option(
+            "--maps",
+            "-m",
+            help="Map pool, comma-separated: map names or files, builtin (every built-in "
+            "two-player grid map), random:N (N seeded random symmetric maps), random-SEED.",
+        ),
+    ] = "builtin,random:8",
+    protocol: Annotated[
+        str | None,
+        typer.Option(
+            "--protocol", "-p", help="Protocol of cmd: bots: tron2010, aichallenge, sexp, jsonl."
+        ),
+    ] = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option("--ruleset", "-r", help="Rules for every map (default: each map's own)."),
+    ] = None,
+    move_time: Annotated[float, typer.Option(help="Seconds per move.")] = 0.1,
+    first_move_time: Annotated[
+        float, typer.Option(help="Seconds for the first move and set-up.")
+    ] = 1.0,
+    turn_limit: Annotated[int | None, typer.Option(help="End each game after N turns.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers", "-j", help="Pairs played at once (default: one per core).", min=1
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="Duel seed: pair k uses seed+k; random maps derive from it.")
+    ] = 0,
+    sprt: Annotated[
+        tuple[float, float] | None,
+        typer.Option(
+            metavar="ELO0 ELO1",
+            help="Stop as soon as a sequential test accepts H0 (A is no more than ELO0 "
+            "stronger) or H1 (A is at least ELO1 stronger), e.g. --sprt 0 20.",
+            show_default=False,
+        ),
+    ] = None,
+    alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate (H1 wrongly).")] = 0.05,
+    beta: Annotated[float, typer.Option(help="SPRT: false-negative rate (H0 wrongly).")] = 0.05,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Folder for results.json, replays and bot logs (default: none)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
+    ] = False,
+) -> None:
+    """Play two bots in side-swapped pairs and say, with statistics, which is stronger.
+
+    Each map and seed is played twice with the seats swapped; the report gives A's
+    wins, draws and losses, its score, the Elo difference with a 95% confidence
+    interval, the likelihood that A is stronger, move times, search depths (where a bot
+    reports them) and verdicts. With --sprt the duel stops as soon as the test decides.
+    See docs/duel.md.
+
+    Example: lightcycle duel py:v2.py py:v1.py --games 400 --move-time 0.1 --sprt 0 20
+    """
+    from lightcycle.maps.registry import get_map  # noqa: F401 -- fail early on a broken install
+    from lightcycle.referee.clock import TimeControl
+    from lightcycle.referee.players import parse_bot_spec
+    from lightcycle.rules.variants import get_ruleset
+    from lightcycle.tournament.duel import SprtConfig, run_duel
+
+    with user_errors():
+        spec_a = parse_bot_spec(a, protocol)
+        spec_b = parse_bot_spec(b, protocol)
+        rs = get_ruleset(ruleset) if ruleset else None
+        if turn_limit is not None:
+            if rs is None:
+                raise typer.BadParameter("--turn-limit needs --ruleset (e.g. -r classic)")
+            rs = rs.with_settings(turn_limit=turn_limit)
+        control = TimeControl(move=move_time, first_move=first_move_time)
+        control.validate()
+        test = None
+        if sprt is not None:
+            try:
+                test = SprtConfig(sprt[0], sprt[1], alpha, beta)
+            except ValueError as exc:
+                raise typer.BadParameter(str(exc)) from None
+        shown = err if as_json else console
+        with Progress(
+            TextColumn("[bold]pairs"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[score]}"),
+            console=shown,
+            transient=True,
+            disable=not shown.is_terminal,
+        ) as progress:
+            task = progress.add_task("pairs", total=(games + 1) // 2, rate="", score="")
+
+            def on_pair(pair: PairResult, p: DuelProgress) -> None:
+                progress.update(
+                    task,
+                    completed=p.pairs_done,
+                    rate=f"{2 * p.pairs_done / max(p.elapsed, 1e-9):.1f} games/s",
+                    score=live_score(p),
+                )
+
+            result = run_duel(
+                spec_a,
+                spec_b,
+                maps,
+                games=games,
+                ruleset=rs,
+                control=control,
+                seed=seed,
+                workers=workers,
+                sprt=test,
+                on_pair=on_pair,
+                out_dir=out,
+            )
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=1, allow_nan=False))
+        return
+    console.print(report(result))
+    if out is not None:
+        console.print(f"results.json, replays and logs in {out}/", highlight=False)
+
+
+def live_score(p: DuelProgress) -> str:
+    """The progress line's score: ``A 62.5% +88 Elo`` and the SPRT's LLR."""
+    from lightcycle.tournament.stats import elo_from_score, format_elo
+
+    t = p.trinomial
+    score = (t.wins + 0.5 * t.draws) / t.games if t.games else 0.5
+    text = f"A {t.wins}-{t.draws}-{t.losses} {score:.1%} {format_elo(elo_from_score(score), 0)}"
+    if p.sprt is not None:
+        text += f"  LLR {p.sprt.llr:.2f} [{p.sprt.lower:.2f}, {p.sprt.upper:.2f}]"
+    return text
+
+
+def _interval(low: float, high: float) -> str:
+    from lightcycle.tournament.stats import format_elo
+
+    return f"{format_elo(low)} .. {format_elo(high)}"
+
+
+def _elo_cell(elo: float, margin: float, low: float, high: float, flip: bool) -> str:
+    """``+88.4 ± 35.2``; with an unbounded side the interval itself (``+198.3 .. +inf``)."""
+    from lightcycle.tournament.stats import format_elo, format_margin
+
+    if flip:
+        low, high = -high, -low
+    if math.isinf(margin) and not math.isinf(elo):
+        return f"{format_elo(elo)} ({_interval(low, high)})"
+    return f"{format_elo(elo)} ± {format_margin(margin)}"
+
+
+def report(result: DuelResult) -> Group:
+    """The duel's table (one row per bot, each from its own side) and its verdict lines."""
+    from lightcycle.tournament.stats import format_elo
+
+    est = result.estimate()
+    t = result.trinomial
+    a, b = result.bots
+    show_depth = a.depth is not None or b.depth is not None
+    title = (
+        f"{result.games} games ({len(result.pairs)} side-swapped pairs) on "
+        f"{len(result.maps)} map{'s' if len(result.maps) != 1 else ''}, "
+        f"{result.wall_seconds:.1f} s"
+    )
+    table = Table(title=title, header_style="bold")
+    columns = ["bot", "W", "D", "L", "score", "Elo ± 95%", "LOS", "avg ms"]
+    columns += ["depth"] if show_depth else []
+    columns += ["verdicts"]
+    for col in columns:
+        table.add_column(col, justify="left" if col in ("bot", "verdicts") else "right")
+    sides = (
+        (a, t.wins, t.losses, est.score, est.elo, est.los),
+        (b, t.losses, t.wins, 1.0 - est.score, -est.elo, 1.0 - est.los),
+    )
+    for bot, wins, losses, score, elo, los in sides:
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(bot.verdicts.items())) or "-"
+        row = [
+            bot.name,
+            str(wins),
+            str(t.draws),
+            str(losses),
+            f"{score:.1%}",
+            _elo_cell(elo, est.margin, est.elo_low, est.elo_high, bot is b),
+            f"{los:.1%}",
+            f"{bot.avg_move_time * 1000:.1f}",
+        ]
+        if show_depth:
+            row.append(f"{bot.depth:.1f}" if bot.depth is not None else "-")
+        row.append(verdicts)
+        table.add_row(*row)
+    lines = [
+        Text(
+            f"A = {a.name} ({a.spec}), B = {b.name} ({b.spec}). Elo of A over B: "
+            f"{format_elo(est.elo)}, 95% CI {_interval(est.elo_low, est.elo_high)} "
+            f"(pairs as samples; pentanomial {'/'.join(map(str, result.pentanomial.counts))}"
+            " for pairs scoring 0, ½, 1, 1½, 2).",
+        )
+    ]
+    if math.isinf(est.elo):
+        lines.append(Text("Every game went one way: the Elo is unbounded; the CI gives the bound."))
+    for bot in (a, b):
+        for kind, detail in sorted(bot.verdict_examples.items()):
+            lines.append(Text(f"{bot.name} {kind}, e.g.: {detail}", style="yellow"))
+    if result.sprt is not None:
+        s = result.sprt
+        style = "bold green" if s.state == "H1" else "bold red" if s.state == "H0" else "bold"
+        when = f" after {result.sprt_pairs} pairs" if s.decided else ""
+        stopped = " (stopped early)" if result.stopped_early else ""
+        lines.append(Text(f"SPRT: {s.describe()}{when}{stopped}", style=style))
+    return Group(table, *lines)

@@ -1,0 +1,205 @@
+"""Grading a bot on a rubric: play every series once, then score every row from it.
+
+Each series of the rubric is one `lightcycle.referee.match.run_match` between the bot
+under test and the series' opponent, under the rubric's ruleset, maps, time control and
+seed, so a grade is reproducible game by game (``lightcycle match`` with the same bots,
+maps, seed and ``--swap-sides`` replays any series). Scoring is
+`lightcycle.tournament.rubric.score`, pure; this module only plays and records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lightcycle.maps.registry import get_map
+from lightcycle.maps.spec import MapSpec
+from lightcycle.referee.game import GameRecord
+from lightcycle.referee.match import run_match
+from lightcycle.referee.players import BotSpec, parse_bot_spec
+from lightcycle.sandbox import Limits
+from lightcycle.tournament.rubric import Grade, Rubric, Series, SeriesResult, score
+
+GRADE_FILE = "grade.json"
+
+
+@dataclass(frozen=True)
+class GameDone:
+    """Progress: one game of one series has finished.
+
+    Attributes:
+        series: the series' index in the rubric (from 0).
+        label: the series' opponent label.
+        game: the game's number in the series (from 1).
+        games: games in the series.
+        result: ``win``, ``draw`` or ``loss`` for the bot under test.
+        reason: how the game ended (the outcome's reason).
+        map: the map's id.
+        seed: the game's seed.
+    """
+
+    series: int
+    label: str
+    game: int
+    games: int
+    result: str
+    reason: str
+    map: str
+    seed: int
+
+
+def series_maps(series: Series) -> list[MapSpec]:
+    """The map pool of a series in playing order.
+
+    `run_match` plays game ``i`` on ``maps[i % len(maps)]`` and swaps seats every game,
+    so with two maps and swapping the bot would always start map A from seat 1 and map B
+    from seat 2. Listing each map twice in a row makes each map be played once from
+    each seat before the next map comes up.
+    """
+    maps = [get_map(m) for m in series.maps]
+    return [m for m in maps for _ in range(2)] if series.swap_sides else maps
+
+
+def series_folder(index: int, series: Series) -> str:
+    """The folder of a series' replays and logs: ``01-randombot``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", series.label.lower()).strip("-") or "series"
+    return f"{index + 1:02d}-{slug}"
+
+
+def grade_bot(
+    bot: str | BotSpec,
+    rubric: Rubric,
+    *,
+    protocol: str | None = None,
+    seed: int | None = None,
+    out_dir: Path | None = None,
+    limits: Limits | None = None,
+    on_game: Callable[[GameDone], None] | None = None,
+) -> Grade:
+    """Play every series of ``rubric`` with ``bot`` and grade it.
+
+    Every bot spec (the bot's and each opponent's) is read before the first game, so a
+    typo fails at once rather than after half the games.
+
+    The rubric's time control binds the bot under test: a bot file's own ``[time]`` table
+    is ignored (with a note in the grade), since a student must not be able to give
+    their bot more time than the course allows.
+
+    Args:
+        bot: the bot under test: a spec as ``lightcycle match --bot`` takes it.
+        rubric: the rubric (`lightcycle.tournament.rubric.load_rubric`).
+        protocol: the protocol of a ``cmd:`` bot under test.
+        seed: replaces the rubric's seed (game ``i`` of each series uses ``seed + i``).
+        out_dir: where each series' replays, logs and ``results.json`` go (one folder per
+            series) and ``grade.json`` (``None``: nothing is written).
+        limits: process limits of bot programs.
+        on_game: called after every game (progress display).
+
+    Raises:
+        BotError: for a bot spec that cannot be used.
+        RulesError, MapError, UnsupportedGame, SandboxError: from the referee, when a
+            game cannot be played.
+    """
+    t0 = time.perf_counter()
+    if seed is not None:
+        rubric = dataclasses.replace(rubric, seed=seed)
+    spec = parse_bot_spec(bot, protocol) if isinstance(bot, str) else bot
+    notes: list[str] = []
+    if spec.time:
+        notes.append(
+            f"the bot file's [time] ({', '.join(sorted(spec.time))}) was ignored: "
+            "the rubric sets the time controls"
+        )
+        spec = dataclasses.replace(spec, time={})
+    opponents = [parse_bot_spec(s.opponent, s.protocol) for s in rubric.series]
+    pools = [series_maps(s) for s in rubric.series]
+    results: list[SeriesResult] = []
+    name = spec.name or spec.text
+    for k, (series, opponent, maps) in enumerate(zip(rubric.series, opponents, pools, strict=True)):
+        folder = out_dir / series_folder(k, series) if out_dir is not None else None
+        callback = _progress(k, series, rubric.seed, on_game)
+        match = run_match(
+            [spec, opponent],
+            maps,
+            rubric.ruleset,
+            games=series.games,
+            seed=rubric.seed,
+            swap_sides=series.swap_sides,
+            control=series.control,
+            limits=limits,
+            out_dir=folder,
+            on_game=callback,
+        )
+        me = match.stats[0]
+        name = me.name
+        results.append(
+            SeriesResult(
+                wins=me.wins,
+                draws=me.draws,
+                losses=me.losses,
+                verdicts=dict(me.verdicts),
+                out_dir=str(folder) if folder is not None else None,
+            )
+        )
+    grade = score(rubric, results, bot=name)
+    grade = dataclasses.replace(grade, notes=tuple(notes), wall_seconds=time.perf_counter() - t0)
+    if out_dir is not None:
+        write_grade(grade, out_dir)
+    return grade
+
+
+def _progress(
+    k: int, series: Series, seed: int, on_game: Callable[[GameDone], None] | None
+) -> Callable[[int, GameRecord], None] | None:
+    """Adapt `run_match`'s per-game callback into `GameDone` events for the bot under test.
+
+    The bot under test is the match's first bot; with two bots and side swapping,
+    `run_match` seats it first in even games and second in odd ones.
+    """
+    if on_game is None:
+        return None
+    callback = on_game
+
+    def done(i: int, record: GameRecord) -> None:
+        seat = i % 2 if series.swap_sides else 0
+        ranks = record.outcome.ranks
+        best = min(ranks)
+        if ranks[seat] != best:
+            result = "loss"
+        elif ranks.count(best) == 1:
+            result = "win"
+        else:
+            result = "draw"
+        callback(
+            GameDone(
+                series=k,
+                label=series.label,
+                game=i + 1,
+                games=series.games,
+                result=result,
+                reason=record.outcome.reason,
+                map=record.replay.map_id,
+                seed=seed + i,
+            )
+        )
+
+    return done
+
+
+def write_grade(grade: Grade, out_dir: Path) -> Path:
+    """Write ``grade.json`` into ``out_dir`` atomically (a temporary file, then a rename).
+
+    A reader (a web page, a script collecting a class's grades) never sees half a file.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / GRADE_FILE
+    tmp = out_dir / f"{GRADE_FILE}.tmp"
+    tmp.write_text(json.dumps(grade.to_dict(), indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
