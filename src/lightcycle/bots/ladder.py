@@ -19,6 +19,7 @@ hands over to `lightcycle.bots.multi.MultiStrong` and the others to a territory 
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from typing import Any
@@ -200,6 +201,17 @@ class _Searcher(Bot):
     def move(self, view: View) -> MoveAnswer:
         if not is_duel(view):
             return self.fallback(view)
+        # The search makes no reference cycles, and a full collection over the
+        # transposition table could take longer than the move's margin.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._duel_move(view)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    def _duel_move(self, view: View) -> MoveAnswer:
         pos = DuelPosition(view)
         k = pos.kernel
         moves = pos.moves(pos.me)

@@ -38,6 +38,11 @@ SEPARATED = 1_000
 """Weight of one cell of fillable-space advantage once the cycles are separated."""
 
 
+TABLE_LIMIT = 150_000
+"""Entries kept in the transposition table before it is cleared (about 40 MB on a 30x30
+board: each key holds the whole board as an int)."""
+
+
 class _Abort(Exception):
     """The clock or the node budget ran out in the middle of an iteration."""
 
@@ -130,7 +135,7 @@ class DuelSearch:
             a: the searching cycle's head.
             b: the opponent's head.
             occ: every blocked cell (walls and trails, heads included).
-            out_of_time: polled every 64 nodes; when true the current iteration is
+            out_of_time: polled every 4 nodes; when true the current iteration is
                 abandoned and the last completed one answers.
             node_limit: the node budget of the whole search (reproducible play).
             soft_stop: called with the plies just completed; true means do not start
@@ -140,7 +145,7 @@ class DuelSearch:
         nbrs = k.neighbours
         opts = self.options
         table = self.table if opts.tt else None
-        if table is not None and len(table) > 400_000:
+        if table is not None and len(table) > TABLE_LIMIT:
             table.clear()
         killers_a: dict[int, int] = {}
         killers_b: dict[int, int] = {}
@@ -162,7 +167,7 @@ class DuelSearch:
             nodes += 1
             if nodes == limit:
                 raise _Abort
-            if out_of_time is not None and not nodes & 63 and out_of_time():
+            if out_of_time is not None and not nodes & 3 and out_of_time():
                 raise _Abort
             am = [d for d in nbrs[a] if not (occ >> d) & 1]
             bm = [d for d in nbrs[b] if not (occ >> d) & 1]

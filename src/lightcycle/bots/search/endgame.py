@@ -47,15 +47,23 @@ class Fill:
     timed_out: bool = field(default=False)
 
 
-def greedy_fill(kernel: Kernel, head: int, free: int) -> list[int]:
+def greedy_fill(
+    kernel: Kernel, head: int, free: int, out_of_time: Callable[[], bool] | None = None
+) -> list[int]:
     """A greedy wall-hugging fill: never enter a smaller region than needed, and of the
     moves into the largest region take the one with the fewest free neighbours (the
-    cell that would otherwise be left behind)."""
+    cell that would otherwise be left behind).
+
+    With ``out_of_time`` it may stop early and return the path so far: on a huge region
+    the whole fill costs more than a move's time, and only its first step is played.
+    """
     nbrs = kernel.neighbours
     path: list[int] = []
     cur = head
     f = free
     while True:
+        if out_of_time is not None and path and out_of_time():
+            return path
         opts = [d for d in nbrs[cur] if (f >> d) & 1]
         if not opts:
             return path
@@ -94,7 +102,7 @@ def solve_fill(
         head: the cycle's cell.
         free: the cells it may enter (only the part reachable from ``head`` matters).
         node_limit: stop after this many nodes (reproducible runs).
-        out_of_time: polled every 256 nodes; stop when it returns true.
+        out_of_time: polled at every node (a node can cost milliseconds on a big region).
         incumbent: a valid path to beat (e.g. last turn's plan, shortened by one).
 
     Returns:
@@ -103,7 +111,11 @@ def solve_fill(
     nbrs = kernel.neighbours
     region = kernel.flood(1 << head, free)
     root_bound = min(parity_bound(kernel, head, region), fill_bound(kernel, head, region))
-    best = greedy_fill(kernel, head, region)
+    best = greedy_fill(kernel, head, region, out_of_time)
+    if out_of_time is not None and out_of_time():
+        if incumbent and len(incumbent) > len(best) and _valid(kernel, head, region, incumbent):
+            best = list(incumbent)
+        return Fill(best, root_bound, False, 0, True)
     if (
         incumbent is not None
         and len(incumbent) > len(best)
@@ -124,7 +136,7 @@ def solve_fill(
         nodes += 1
         if node_limit is not None and nodes > node_limit:
             raise _Stop
-        if out_of_time is not None and nodes & 255 == 0 and out_of_time():
+        if out_of_time is not None and out_of_time():
             raise _Stop
         opts = [d for d in nbrs[cur] if (f >> d) & 1]
         if not opts:
