@@ -133,7 +133,9 @@ def run_match(
     """Play ``games`` games and tally them.
 
     Game ``i`` is played on ``maps[i % len(maps)]`` with seed ``seed + i``; with
-    ``swap_sides`` the seats rotate every game (for two bots: they swap).
+    ``swap_sides`` the seats rotate every game (for two bots: they swap) and each map is
+    played once from every rotation before the next map
+    (``maps[(i // bots) % len(maps)]``), so no bot keeps a map's better start.
 
     Args:
         specs: the bots (see `lightcycle.referee.players.parse_bot_spec`).
@@ -168,7 +170,8 @@ def run_match(
         for i in range(games):
             order = _seat_order(i, len(players), swap_sides)
             seat_players = [players[b] for b in order]
-            spec = maps[i % len(maps)]
+            # with swapping, a map is played once from every seat order before the next
+            spec = maps[(i // len(players) if swap_sides else i) % len(maps)]
             record = play_game(
                 seat_players,
                 spec,

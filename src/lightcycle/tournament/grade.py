@@ -55,15 +55,9 @@ class GameDone:
 
 
 def series_maps(series: Series) -> list[MapSpec]:
-    """The map pool of a series in playing order.
-
-    `run_match` plays game ``i`` on ``maps[i % len(maps)]`` and swaps seats every game,
-    so with two maps and swapping the bot would always start map A from seat 1 and map B
-    from seat 2. Listing each map twice in a row makes each map be played once from
-    each seat before the next map comes up.
-    """
-    maps = [get_map(m) for m in series.maps]
-    return [m for m in maps for _ in range(2)] if series.swap_sides else maps
+    """The map pool of a series (`run_match` plays each map from both seats in turn
+    when swapping)."""
+    return [get_map(m) for m in series.maps]
 
 
 def series_folder(index: int, series: Series) -> str:
