@@ -158,7 +158,7 @@ class _Searcher(Bot):
 
     options = SearchOptions()
     solver = True
-    fraction = 0.45
+    fraction = 0.6
 
     def __init__(
         self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None
@@ -297,7 +297,7 @@ class Strong(_Searcher):
     reachable area, checkerboard parity and the chamber tree, which proves optimal fills
     on small regions and never fills worse than a greedy wall-hugger.
 
-    It spends about 45% of the referee's per-move limit (half of the first move's
+    It spends about 60% of the referee's per-move limit (half of the first move's
     allowance), never starts an iteration it cannot finish, and aborts one that
     overruns. ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its
     play reproducible; ``depth=D`` caps the search at D joint moves.

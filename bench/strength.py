@@ -1,0 +1,216 @@
+"""Strength of the duel ladder (issue 5): search depth, endgame fills, and pairings.
+
+Three measurements, each against a baseline measured in the same run:
+
+- ``depth``: the plies ``builtin:strong`` completes when asked for a move with a 100 ms
+  limit, on an open 30x30 board (``arena-30``) in the opening (positions after 0-20
+  turns of two seeded territory bots, so the heads are still in open space). The
+  baseline is the same positions searched by ``builtin:medium``'s search options.
+- ``endgame``: regions of 40 to 100 cells (random rooms carved from a 14x14 board, each
+  a single region); the optimum of each is proven by an unlimited solve first, then the
+  endgame solver gets 100 ms: how often it reaches the optimum and how often it also
+  proves it, against the greedy wall-hugging fill as the baseline.
+- ``ladder``: ``lightcycle duel`` pairings at 100 ms per move (side-swapped games on
+  the built-in two-player maps plus seeded random symmetric maps, all cores): score,
+  Elo difference with its 95% confidence interval, and the mean search depth.
+
+Run from the repository root::
+
+    python bench/strength.py depth [--positions 30]
+    python bench/strength.py endgame [--regions 40]
+    python bench/strength.py ladder [--games 200] [--pairs strong:territory,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.ladder import Medium, Strong
+from lightcycle.bots.registry import LADDER, make_bot
+from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.duel import DuelSearch
+from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.core.topology import GridTopology
+from lightcycle.maps.registry import get_map
+from lightcycle.referee.clock import TimeControl
+from lightcycle.referee.local import collect_moves
+from lightcycle.rules.engine import new_game, step
+from lightcycle.rules.observe import View
+
+
+class _Noisy(Bot):
+    """The territory bot, with a random safe move three times in ten."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.inner = make_bot("territory")
+
+    def move(self, view: View) -> MoveAnswer:
+        safe = view.safe_headings()
+        if safe and self.rng.random() < 0.3:
+            return self.rng.choice(safe)
+        return self.inner.move(view)
+
+
+def _opening_positions(count: int, seed: int) -> list[View]:
+    """Seat-0 views of arena-30 after 0-20 turns of two territory bots (seeded noise)."""
+    spec = get_map("arena-30")
+    rng = random.Random(seed)
+    views: list[View] = []
+    while len(views) < count:
+        state = new_game("classic", spec, seed=rng.randrange(10**6))
+        bots = [_Noisy(rng), _Noisy(rng)]
+        for _ in range(rng.randrange(0, 21)):
+            if state.outcome is not None:
+                break
+            state = step(state, collect_moves(state, bots))
+        if state.outcome is None and len(View(state, 0).safe_headings()) > 1:
+            views.append(View(state, 0, time_limit=0.1))
+    return views
+
+
+def bench_depth(positions: int, seed: int) -> dict[str, float]:
+    """Plies completed at a 100 ms limit: strong's own clock, and medium's options."""
+    views = _opening_positions(positions, seed)
+    strong_plies: list[int] = []
+    strong_ms: list[float] = []
+    for view in views:
+        bot = Strong()
+        t0 = time.perf_counter()
+        bot.move(view)
+        strong_ms.append((time.perf_counter() - t0) * 1000)
+        strong_plies.append(int(bot.report().get("depth", 0)))
+    full_plies: list[int] = []
+    medium_plies: list[int] = []
+    for view in views:
+        k = Kernel(view.topology)
+        a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
+        for options, out in ((Strong.options, full_plies), (Medium.options, medium_plies)):
+            opts = type(options)(**{**options.__dict__, "max_depth": 64})
+            deadline = time.perf_counter() + 0.1
+            res = DuelSearch(k, opts).search(
+                a, b, occ, out_of_time=lambda d=deadline: time.perf_counter() > d
+            )
+            out.append(res.plies)
+    return {
+        "positions": len(views),
+        "strong_move_plies_median": statistics.median(strong_plies),
+        "strong_move_plies_min": min(strong_plies),
+        "strong_move_ms_median": statistics.median(strong_ms),
+        "strong_move_ms_max": max(strong_ms),
+        "search_100ms_plies_median": statistics.median(full_plies),
+        "search_100ms_plies_min": min(full_plies),
+        "baseline_medium_options_100ms_plies_median": statistics.median(medium_plies),
+        "share_at_least_12_plies_in_100ms": sum(p >= 12 for p in full_plies) / len(views),
+    }
+
+
+def _regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:
+    rng = random.Random(seed)
+    k = Kernel(GridTopology(14, 14))
+    out: list[tuple[Kernel, int, int]] = []
+    while len(out) < count:
+        free = sum(1 << c for c in range(196) if rng.random() < rng.choice((0.8, 0.9, 0.97)))
+        head = rng.randrange(196)
+        free &= ~(1 << head)
+        cells: list[int] = []
+        for layer in k.layers(1 << head, free):
+            cells += k.cells(layer)
+        size = rng.randint(40, 100)
+        region = k.flood(1 << head, sum(1 << c for c in cells[:size]))
+        if region.bit_count() >= 40:
+            out.append((k, head, region))
+    return out
+
+
+def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, float]:
+    """How often 100 ms of endgame search reaches (and proves) the optimum."""
+    reached = proven = greedy_opt = unknown = 0
+    times: list[float] = []
+    gaps: list[int] = []
+    sizes: list[int] = []
+    for k, head, region in _regions(regions, seed):
+        deadline = time.perf_counter() + prove_seconds
+        ref = solve_fill(k, head, region, out_of_time=lambda d=deadline: time.perf_counter() > d)
+        if not ref.proven:
+            unknown += 1
+            continue
+        optimum = len(ref.path)
+        sizes.append(region.bit_count())
+        t0 = time.perf_counter()
+        stop = t0 + 0.1
+        fill = solve_fill(k, head, region, out_of_time=lambda s=stop: time.perf_counter() > s)
+        times.append(time.perf_counter() - t0)
+        reached += len(fill.path) == optimum
+        proven += fill.proven
+        greedy = len(greedy_fill(k, head, region))
+        greedy_opt += greedy == optimum
+        gaps.append(optimum - greedy)
+    n = len(times)
+    return {
+        "regions_with_known_optimum": n,
+        "regions_not_proven_offline": unknown,
+        "cells_median": statistics.median(sizes) if sizes else 0,
+        "reached_optimum_in_100ms": reached / n if n else 0.0,
+        "proved_optimum_in_100ms": proven / n if n else 0.0,
+        "baseline_greedy_reaches_optimum": greedy_opt / n if n else 0.0,
+        "greedy_gap_cells_mean": statistics.mean(gaps) if gaps else 0.0,
+        "solve_ms_median": statistics.median(times) * 1000 if times else 0.0,
+    }
+
+
+def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None) -> None:
+    """Duels at 100 ms per move; prints one line per pairing as it finishes."""
+    from lightcycle.tournament.duel import run_duel
+
+    control = TimeControl(move=0.1, first_move=1.0)
+    for a, b in pairs:
+        res = run_duel(f"builtin:{a}", f"builtin:{b}", games=games, control=control,
+                       workers=workers, seed=1)
+        est = res.pentanomial.estimate()
+        w, d, l = res.trinomial.wins, res.trinomial.draws, res.trinomial.losses
+        depth = res.bots[0].to_dict().get("depth")
+        print(
+            f"{a:>10} vs {b:<10} +{w} ={d} -{l}  score {est.score:.1%}  "
+            f"Elo {est.elo:+.0f} ± {est.margin:.0f}  depth {depth}  "
+            f"({res.wall_seconds:.0f} s)",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="what", required=True)
+    d = sub.add_parser("depth")
+    d.add_argument("--positions", type=int, default=30)
+    d.add_argument("--seed", type=int, default=1)
+    e = sub.add_parser("endgame")
+    e.add_argument("--regions", type=int, default=40)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--prove-seconds", type=float, default=20.0)
+    lad = sub.add_parser("ladder")
+    lad.add_argument("--games", type=int, default=200)
+    lad.add_argument("--workers", type=int, default=None)
+    default_pairs = [f"{LADDER[i + 1]}:{LADDER[i]}" for i in range(len(LADDER) - 1)]
+    default_pairs += ["strong:floodfill", "strong:territory"]
+    lad.add_argument("--pairs", default=",".join(default_pairs))
+    args = p.parse_args(argv)
+    if args.what == "depth":
+        for key, value in bench_depth(args.positions, args.seed).items():
+            print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
+    elif args.what == "endgame":
+        for key, value in bench_endgame(args.regions, args.seed, args.prove_seconds).items():
+            print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
+    else:
+        pairs = [tuple(x.split(":")) for x in args.pairs.split(",")]
+        bench_ladder(pairs, args.games, args.workers)  # type: ignore[arg-type]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
