@@ -43,6 +43,12 @@ TABLE_LIMIT = 150_000
 board: each key holds the whole board as an int)."""
 
 
+_VALUE_BIAS = 1 << 22
+"""Table entries are packed into one int (value, depth, bound flag, best move) and keyed
+by one int (board, heads): a dict of ints only is invisible to the cyclic garbage
+collector, so a collection during anyone's move never walks the table."""
+
+
 class _Abort(Exception):
     """The clock or the node budget ran out in the middle of an iteration."""
 
@@ -91,7 +97,7 @@ class DuelSearch:
     def __init__(self, kernel: Kernel, options: SearchOptions | None = None) -> None:
         self.kernel = kernel
         self.options = options or SearchOptions()
-        self.table: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
+        self.table: dict[int, int] = {}
         self.nodes = 0
 
     # -- evaluation --------------------------------------------------------------------
@@ -177,12 +183,15 @@ class DuelSearch:
                 return WIN - ply
             if depth == 0:
                 return evaluate(a, b, occ)
-            key = (a, b, occ)
+            key = (occ << 32) | (a << 16) | b
             first = -1
             if table is not None:
                 entry = table.get(key)
                 if entry is not None:
-                    e_depth, e_flag, e_value, first = entry
+                    first = entry & 0xFFFF
+                    e_flag = ((entry >> 16) & 3) - 1
+                    e_depth = (entry >> 18) & 0xFF
+                    e_value = (entry >> 26) - _VALUE_BIAS
                     if e_depth >= depth:
                         if e_flag == 0:
                             return e_value
@@ -210,7 +219,12 @@ class DuelSearch:
                             break
             if table is not None:
                 flag = 1 if best >= beta else (-1 if best <= a0 else 0)
-                table[key] = (depth, flag, best, best_move)
+                table[key] = (
+                    ((best + _VALUE_BIAS) << 26)
+                    | (min(depth, 255) << 18)
+                    | ((flag + 1) << 16)
+                    | best_move
+                )
             return best
 
         def min_node(
