@@ -22,7 +22,7 @@ def _choices(view: View) -> list[int]:
     return view.safe_destinations()
 
 
-def _answer(view: View, dest: int) -> MoveAnswer:
+def answer_for(view: View, dest: int) -> MoveAnswer:
     """The answer that moves ``me`` to ``dest`` (a heading on grids, the node on graphs)."""
     g = view.grid
     if g is None:
@@ -31,7 +31,7 @@ def _answer(view: View, dest: int) -> MoveAnswer:
     return h if h is not None else Heading.N
 
 
-def _any_move(view: View) -> MoveAnswer:
+def crash_move(view: View) -> MoveAnswer:
     """A legal move when none is safe (the cycle will die, but it does not forfeit)."""
     g = view.grid
     if g is None:
@@ -57,7 +57,7 @@ class RandomBot(Bot):
         rng = self._rng or _rng(view, "random")
         self._rng = rng
         safe = _choices(view)
-        return _answer(view, rng.choice(safe)) if safe else _any_move(view)
+        return answer_for(view, rng.choice(safe)) if safe else crash_move(view)
 
 
 class WallHugger(Bot):
@@ -73,7 +73,7 @@ class WallHugger(Bot):
     def move(self, view: View) -> MoveAnswer:
         safe = _roomiest(view, _choices(view))
         if not safe:
-            return _any_move(view)
+            return crash_move(view)
         occ = view.state.occupied
         nbrs = view.topology.neighbours
         head = view.me.head
@@ -84,7 +84,7 @@ class WallHugger(Bot):
             straight = 1 if prev is not None and _straight(view, prev, head, d) else 0
             return (touching, straight)
 
-        return _answer(view, max(safe, key=score))
+        return answer_for(view, max(safe, key=score))
 
 
 class Chaser(Bot):
@@ -102,7 +102,7 @@ class Chaser(Bot):
     def move(self, view: View) -> MoveAnswer:
         safe = _roomy(view, _choices(view))
         if not safe:
-            return _any_move(view)
+            return crash_move(view)
         targets = [c.head for c in view.opponents]
         contested = {d for t in targets for d in view.neighbours(t)}
         calm = [d for d in safe if d not in contested] or safe
@@ -113,7 +113,7 @@ class Chaser(Bot):
             key = (dist if dist >= 0 else 10**9, -view.flood_fill(d))
             if best is None or key < best:
                 best, choice = key, d
-        return _answer(view, choice)
+        return answer_for(view, choice)
 
 
 class Runaway(Bot):
@@ -128,14 +128,14 @@ class Runaway(Bot):
     def move(self, view: View) -> MoveAnswer:
         safe = _roomy(view, _choices(view))
         if not safe:
-            return _any_move(view)
+            return crash_move(view)
         targets = [c.head for c in view.opponents]
 
         def key(d: int) -> tuple[int, int]:
             dist = _distance_to_any(view, d, targets)
             return (dist if dist >= 0 else 10**9, view.flood_fill(d))
 
-        return _answer(view, max(safe, key=key))
+        return answer_for(view, max(safe, key=key))
 
 
 def _roomiest(view: View, moves: list[int]) -> list[int]:

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.builtin import answer_for, crash_move
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions
 from lightcycle.bots.search.endgame import greedy_fill, solve_fill
-from lightcycle.core.topology import Heading
 from lightcycle.rules.observe import View
 
 DEFAULT_MOVE_TIME = 0.1
@@ -66,20 +66,6 @@ def is_duel(view: View) -> bool:
     return len(alive) == 2 and len(view.my_cycles) == 1 and view.me.alive
 
 
-def answer(view: View, dest: int) -> MoveAnswer:
-    """The answer that moves ``me`` to ``dest``: a heading on grids, the node on graphs."""
-    g = view.grid
-    if g is None:
-        return dest
-    h = g.heading_to(view.me.head, dest)
-    return h if h is not None else Heading.N
-
-
-def _no_move(view: View) -> MoveAnswer:
-    """A legal move when none is safe: the cycle crashes but does not forfeit."""
-    return Heading.N if view.grid is not None else view.neighbours(view.me.head)[0]
-
-
 class FloodFill(Bot):
     """Greedy flood fill: keep the most room, hug what is already there.
 
@@ -101,7 +87,7 @@ class FloodFill(Bot):
         occ = view.state.occupied
         moves = [d for d in k.neighbours[me] if not (occ >> d) & 1]
         if not moves:
-            return _no_move(view)
+            return crash_move(view)
         danger = 0
         for c in view.opponents:
             for d in k.neighbours[c.head]:
@@ -114,7 +100,7 @@ class FloodFill(Bot):
             hug = sum(1 for e in k.neighbours[d] if not (rest >> e) & 1)
             return (room, not (danger >> d) & 1, hug)
 
-        return answer(view, max(moves, key=key))
+        return answer_for(view, max(moves, key=key))
 
 
 class Territory(Bot):
@@ -135,12 +121,12 @@ class Territory(Bot):
         k = pos.kernel
         moves = pos.moves(pos.me)
         if not moves:
-            return _no_move(view)
+            return crash_move(view)
         free = pos.free
         region = k.flood(1 << pos.me, free)
         if not (k.expand(region) & (1 << pos.other)):
             path = greedy_fill(k, pos.me, free)
-            return answer(view, path[0] if path else moves[0])
+            return answer_for(view, path[0] if path else moves[0])
         danger = 0
         for d in k.neighbours[pos.other]:
             danger |= 1 << d
@@ -150,7 +136,7 @@ class Territory(Bot):
             lead = ta.bit_count() - tb.bit_count()
             return (lead - (8 if (danger >> d) & 1 else 0), -d)
 
-        return answer(view, max(moves, key=key))
+        return answer_for(view, max(moves, key=key))
 
 
 class _Searcher(Bot):
@@ -216,7 +202,7 @@ class _Searcher(Bot):
         k = pos.kernel
         moves = pos.moves(pos.me)
         if not moves:
-            return _no_move(view)
+            return crash_move(view)
         out_of_time, soft_stop = self._clock(view)
         if self._search is None or self._search.kernel is not k:
             opts = self.options
@@ -225,7 +211,7 @@ class _Searcher(Bot):
             self._search = DuelSearch(k, opts)
         search = self._search
         if search.separated(pos.me, pos.other, pos.occ):
-            return answer(view, self._endgame(pos, out_of_time))
+            return answer_for(view, self._endgame(pos, out_of_time))
         self._plan = []
         result = search.search(
             pos.me,
@@ -238,7 +224,7 @@ class _Searcher(Bot):
         if len(moves) > 1:
             self.depths.append(result.plies)
         self.nodes_total += result.nodes
-        return answer(view, result.move if result.move is not None else moves[0])
+        return answer_for(view, result.move if result.move is not None else moves[0])
 
     def _endgame(self, pos: DuelPosition, out_of_time: Callable[[], bool] | None) -> int:
         k = pos.kernel
@@ -372,7 +358,7 @@ def _territory_fallback(view: View) -> MoveAnswer:
         blocked |= 1 << best
         answers[c.index] = Move(c.index, best)
     if len(view.my_cycles) == 1 and mine:
-        return answer(view, answers[mine[0].index].to)
+        return answer_for(view, answers[mine[0].index].to)
     return answers
 
 

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
 import typer
 from rich.console import Console
 
 console = Console()
 err = Console(stderr=True)
+
+ProtocolOption = Annotated[
+    str | None,
+    typer.Option(
+        "--protocol", "-p", help="Protocol of cmd: bots: tron2010, aichallenge, sexp, jsonl."
+    ),
+]
+"""``--protocol``: the wire protocol of ``cmd:`` bots, shared by every command that
+starts bot programs."""
 
 
 @contextmanager

@@ -20,7 +20,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from lightcycle.cli.common import console, err, user_errors
+from lightcycle.cli.common import ProtocolOption, console, err, user_errors
 
 if TYPE_CHECKING:
     from lightcycle.tournament.duel import DuelProgress, DuelResult, PairResult
@@ -55,12 +55,7 @@ def duel(
             "two-player grid map), random:N (N seeded random symmetric maps), random-SEED.",
         ),
     ] = "builtin,random:8",
-    protocol: Annotated[
-        str | None,
-        typer.Option(
-            "--protocol", "-p", help="Protocol of cmd: bots: tron2010, aichallenge, sexp, jsonl."
-        ),
-    ] = None,
+    protocol: ProtocolOption = None,
     ruleset: Annotated[
         str | None,
         typer.Option("--ruleset", "-r", help="Rules for every map (default: each map's own)."),

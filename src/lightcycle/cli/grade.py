@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lightcycle.cli.common import console, user_errors
+from lightcycle.cli.common import ProtocolOption, console, user_errors
 
 if TYPE_CHECKING:
     from lightcycle.tournament.grade import GameDone
@@ -46,12 +46,7 @@ def grade(
         int | None,
         typer.Option(help="Replace the rubric's seed (game i of each series uses seed+i)."),
     ] = None,
-    protocol: Annotated[
-        str | None,
-        typer.Option(
-            "--protocol", "-p", help="Protocol of a cmd: bot: tron2010, aichallenge, sexp, jsonl."
-        ),
-    ] = None,
+    protocol: ProtocolOption = None,
 ) -> None:
     """Grade a bot the way a course does: rows like "wins 3 of 3 games vs RandomBot".
 

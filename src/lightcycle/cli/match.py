@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from lightcycle.cli.common import console, user_errors
+from lightcycle.cli.common import ProtocolOption, console, user_errors
 
 
 def match(
@@ -26,12 +26,7 @@ def match(
     map: Annotated[
         list[str], typer.Option("--map", "-m", help="Map name or file; repeat for a map pool.")
     ] = ["ring"],  # noqa: B006 -- Typer needs a literal default
-    protocol: Annotated[
-        str | None,
-        typer.Option(
-            "--protocol", "-p", help="Protocol of cmd: bots: tron2010, aichallenge, sexp, jsonl."
-        ),
-    ] = None,
+    protocol: ProtocolOption = None,
     ruleset: Annotated[
         str | None,
         typer.Option("--ruleset", "-r", help="classic, torus, ffa (default: from the map)."),
