@@ -26,6 +26,7 @@ from typing import Any
 
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.builtin import answer_for, crash_move
+from lightcycle.bots.multi import MultiStrong
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions
@@ -312,19 +313,7 @@ class Strong(_Searcher):
 
 
 def _multi_bot() -> Bot:
-    try:
-        from lightcycle.bots.multi import MultiStrong
-    except ImportError:  # pragma: no cover - the module ships with the package
-        return _TerritoryFallback()
-    bot: Bot = MultiStrong()
-    return bot
-
-
-class _TerritoryFallback(Bot):
-    name = "Territory"
-
-    def move(self, view: View) -> MoveAnswer:
-        return _territory_fallback(view)
+    return MultiStrong()
 
 
 def _territory_fallback(view: View) -> MoveAnswer:

@@ -1,0 +1,757 @@
+"""`MultiStrong`: the strong bot of every game that is not the two-cycle duel.
+
+It plays ``ffa`` (3 to 8 players, one cycle each), ``teams`` (two teams of ten cycles with
+one jump each, moves executed one by one) and ``tron3d`` (graph boards, two cycles per
+player, turbo rounds and items), reading what it needs from the ruleset's stages and
+settings rather than from its name.
+
+Every turn it decides its moving cycles one after the other. For each candidate move of
+a cycle it estimates how many moves the cycle will still make from there:
+
+- its *territory*: a Voronoi partition (`Kernel.voronoi`, bit-parallel) of the free
+  cells between this cycle and every other cycle -- enemies as if they had already taken
+  every free cell next to their heads (paranoid: simultaneous moves give them that
+  choice), team-mates already decided at the cells they were given, team-mates still to
+  decide likewise at every free cell next to them. Only the usable part of a territory
+  counts (`fill_bound`: of the dead ends behind a cut cell a cycle fills only one);
+- its *room*: the free cells it can still reach at all, which bounds the above and, a
+  little, breaks ties in a crowd (where every territory is empty but a cycle stepping
+  into a dead end still dies first);
+- once a cycle's region touches no other head it is *separated*, and the longest path
+  through the region (`solve_fill`, node-limited, so deterministic) is the plan it follows.
+
+Team-mates look after each other: a move that walls a team-mate decided earlier (or
+still to decide) into a pocket loses what that team-mate loses. A move into a cell an
+enemy head could also enter this turn risks a collision (both cycles die in ``ffa``; the
+later mover in ``tron3d``; the team with more CPU time in ``teams``, usually this bot,
+which thinks more than the reference bots), so such a move keeps only part of its value.
+Jumps (``teams``) escape a pocket when the room they reach is much larger; items
+(``tron3d``) are walked to when they lie in the cycle's territory, turbo is used at once
+when there is room for the extra moves, and ghost carries a trapped cycle through trails
+into open space. On boards with a round limit a cycle needs no more room than the moves
+left, so room beyond that counts for little and items decide between otherwise equal moves.
+
+Everything is deterministic for a game seed and seat: ties are broken by a generator
+seeded like the reference bots', and the work per turn is bounded by node limits, not by
+the clock. The clock (this thread's CPU time, which other processes do not inflate) is
+only a safety net: past most of ``view.time_limit`` the remaining cycles take a cheap
+one-step choice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.search.bitboard import Kernel, kernel_for
+from lightcycle.bots.search.chambers import fill_bound, parity_bound
+from lightcycle.bots.search.duel import DuelSearch
+from lightcycle.bots.search.endgame import solve_fill
+from lightcycle.core.moves import Move
+from lightcycle.core.state import Cycle
+from lightcycle.core.topology import OFF, GridTopology
+from lightcycle.rules.legal import moves_this_turn
+from lightcycle.rules.observe import View
+
+DEFAULT_TIME = 0.1
+"""Seconds assumed for a move when the view does not say (``view.time_limit`` is None)."""
+
+SAFETY = 0.6
+"""Fraction of the move's time after which the remaining cycles take the cheap choice."""
+
+TIGHT_POWER = 2
+
+TIGHT_CELLS = 1600
+"""Territories of at most this many cells, divided by the cycles to move this turn, count
+only their usable part (`fill_bound`); larger ones count every cell (it costs too much)."""
+
+HUG = 0.05
+"""Value lost per free neighbour of the destination: between moves of equal room, hug
+walls and trails, which leaves no holes behind."""
+
+OPEN_HUG = 1.0
+
+RISK_SCALE = 1.0
+
+ROOM_WEIGHT = 0.1
+"""Value of each reachable free cell, up to `ROOM_CAP`, on top of the territory."""
+
+ROOM_CAP = 100
+"""Reachable cells beyond this many add nothing more."""
+
+ENDGAME_CELLS = 120
+"""A separated region of at most this many cells is filled by the longest-path search; in
+a larger one each step is chosen by its `fill_bound`, hugging walls between equals."""
+
+FILL_NODES = 200
+"""Node limit of the longest-path searches of one turn, shared by the cycles to move
+(deterministic effort)."""
+
+POCKET = 30
+"""A cycle whose best step leaves it less room than this considers a ghost, and a
+team-mate walled into less room than this is being hurt."""
+
+ESCAPE_CELLS = 400
+"""A cycle with a jump left whose region has fewer free cells than this looks for a jump
+over the wall into a region at least twice as large."""
+
+LOOKAHEAD_CELLS = 4000
+"""Boards of at most this many cells (times the cycles to move) get the reply lookahead:
+each move is also judged by the best next move after the worst reply of the nearest
+enemy head within `REPLY_RADIUS` steps."""
+
+REPLY_RADIUS = 3
+"""Enemy heads farther than this from a move's cell cannot cut it off next turn."""
+
+REPLY_WEIGHT = 0.5
+"""Weight of the lookahead's value against the one-step value."""
+
+TEAM_WEIGHT = 0.0
+"""Value of each cell of the team's territory (all its cycles against all enemies'):
+besides its own room, a cycle helps its team hold the most of the board."""
+
+DUELS = 1
+"""Whether a cycle alone with one enemy in its region plays the duel search."""
+
+NEAR_DUEL = 0
+
+DUEL_WORK = 1_500_000
+"""Node budget of a duel search times the board's cells and the cycles to move: about
+30 ms of search whatever the board."""
+
+DUEL_MIN_NODES = 100
+"""The smallest node budget of a duel search."""
+
+DEAD = -1.0e9
+"""The value of a move that crashes at once."""
+
+
+class _Turn:
+    """What every cycle's decision shares in one turn: the board, the threats, the rules.
+
+    Attributes:
+        state: the state before the turn.
+        kernel: the board's bit-parallel kernel.
+        grid: the grid topology, or ``None`` on a graph board.
+        seat: this bot's team.
+        danger: free cells an enemy head may enter this turn.
+        enemy_heads: the cells of every live enemy head.
+        risk: per ``danger`` cell, the chance that a cycle of this bot moving there dies:
+            that an enemy head next to it picks it (one of its free cells, at random as
+            far as this bot knows), times that the contest is lost.
+        can_jump: the rules allow jumps.
+        remaining: moves a cycle without turbo still makes before the round limit
+            (``None``: no limit that matters).
+        items: items on the board, cell to kind.
+        item_worth: per item kind, its worth in moves.
+        reserved: free bonus cells before the items appear (stepping on one spoils it).
+    """
+
+    def __init__(self, view: View, contest_win: bool) -> None:
+        state = view.state
+        self.state = state
+        topo = state.board.topology
+        self.kernel: Kernel = kernel_for(topo)
+        self.grid = topo if isinstance(topo, GridTopology) else None
+        self.seat = view.seat
+        self.nbrs = topo.neighbours
+        self.movers = max(1, len(view.moving_cycles))
+        self.tight = TIGHT_CELLS // self.movers**TIGHT_POWER
+        self.lookahead = topo.size * self.movers <= LOOKAHEAD_CELLS
+        # duels are searched under the classic move model: one move per turn, no items
+        self.duels = DUELS and not isinstance(getattr(view.settings, "nb_rounds", None), int)
+        occ = state.occupied
+        stages = tuple(getattr(state.ruleset, "stages", ()))
+        self.can_jump = "movement.jump" in stages
+        if "collision.priority" in stages:
+            lose = 0.05 if contest_win else 1.0  # the team with less CPU time wins
+        elif "collision.random_order" in stages:
+            lose = 0.5  # the first into the vertex wins; the order is a coin toss
+        else:
+            lose = 1.0  # simultaneous: both die
+        danger = 0
+        heads = 0
+        stay: dict[int, float] = {}
+        self.enemy_fronts: list[tuple[int, int]] = []
+        for c in state.cycles:
+            if not c.alive or c.team == view.seat:
+                continue
+            heads |= 1 << c.head
+            if moves_this_turn(state, c.index):
+                front = self.front(c.head)
+                danger |= front
+                self.enemy_fronts.append((c.head, front))
+                # an enemy picks one of its free cells: each with chance 1/k
+                share = 1.0 / max(1, front.bit_count())
+                for d in self.nbrs[c.head]:
+                    if (front >> d) & 1:
+                        stay[d] = stay.get(d, 1.0) * (1.0 - share)
+        self.danger = danger
+        self.enemy_heads = heads
+        # where contests are lost for sure, count enemies as already on every cell they
+        # can enter this turn; where they are a coin toss, as on their heads
+        self.paranoid = lose >= 1.0
+        self.risk = {d: min(1.0, RISK_SCALE * lose * (1.0 - p)) for d, p in stay.items()}
+        settings = view.settings
+        rounds = getattr(settings, "nb_rounds", None)
+        self.remaining: int | None = None
+        if isinstance(rounds, int):
+            # turns state.turn + 1 .. rounds are left; normal cycles move on odd turns
+            self.remaining = max(0, (rounds + 1) // 2 - (state.turn + 1) // 2)
+        self.items = dict(state.items)
+        points = float(getattr(settings, "move_points", 10) or 10)
+        self.item_worth = {
+            "points": float(getattr(settings, "score_bonus", 50)) / points,
+            "turbo": float(getattr(settings, "turbo_duration", 8)) / 2,
+            "ghost": 2.0,
+        }
+        self.ghost_duration = int(getattr(settings, "ghost_duration", 3))
+        bonus_round = getattr(settings, "bonus_round", None)
+        self.reserved = 0
+        if isinstance(bonus_round, int) and state.turn < bonus_round:
+            for b in state.board.bonus:
+                if not (occ >> b) & 1:
+                    self.reserved |= 1 << b
+        self.item_mask = 0
+        for cell in self.items:
+            self.item_mask |= 1 << cell
+
+    def front(self, cell: int) -> int:
+        """The free cells next to ``cell``."""
+        occ = self.state.occupied
+        out = 0
+        for d in self.nbrs[cell]:
+            if not (occ >> d) & 1:
+                out |= 1 << d
+        return out
+
+    def contested(self, value: float, cell: int) -> float:
+        """The value of moving into a ``danger`` cell: the move's value if it survives
+        the contest, nothing if not, and a little less to prefer a sure move."""
+        return value * (1.0 - self.risk.get(cell, 0.0)) - 1.0
+
+    def cap(self, value: float, turbo: int) -> float:
+        """Room beyond the moves left before the round limit is worth little."""
+        if self.remaining is None:
+            return value
+        limit = self.remaining + turbo
+        return min(value, limit) + 0.01 * value
+
+
+@dataclass
+class _Plan:
+    """A separated cycle's fill: the cells to enter, whether proven longest, and the
+    region it leaves after its first step (the plan stays valid while that is unchanged)."""
+
+    path: list[int]
+    proven: bool
+    region: int
+
+
+@dataclass
+class _Cycle:
+    """One cycle's decision context: who else is where, and which team-mates to mind.
+
+    Attributes:
+        cycle: the cycle deciding.
+        blocked: walls, trails and the cells team-mates claimed this turn.
+        others: the cells of every other live cycle (team-mates decided: where they go).
+        sources: Voronoi rivals: ``others``, the enemies' next cells and those of
+            team-mates still to decide.
+        mates: nearby team-mates as (cell, room now), whose room a move must not take.
+        danger: free cells an enemy head may enter this turn.
+        friends: the cells of the other live team-mates (decided: where they go).
+    """
+
+    cycle: Cycle
+    blocked: int
+    others: int
+    sources: int
+    mates: list[tuple[int, int]]
+    danger: int
+    friends: int = 0
+
+
+class MultiStrong(Bot):
+    """The strong bot for ``ffa``, ``teams`` and ``tron3d`` (see the module docstring).
+
+    Per turn it decides the moving cycles most constrained first (fewest free
+    neighbours), so a cycle with one way out gets it before a team-mate with many
+    takes it, and lists them in that order, which is also the order the sequential
+    rules execute them in. Each cycle takes the move of greatest estimated room, with
+    collisions it could lose discounted; a separated cycle follows its longest fill.
+    """
+
+    name = "Strong"
+
+    def __init__(self) -> None:
+        self._rng = random.Random(0)
+        self._plans: dict[int, _Plan] = {}
+        self._searches: dict[int, DuelSearch] = {}
+        self._deadline = 0.0
+        self._times: list[float] = []
+        self._turn_cost = 0.0
+
+    def start(self, game: View) -> None:
+        """Seed the tie-breaks from the game seed and the seat, like the reference bots."""
+        self._rng = random.Random(f"strong:{game.state.seed}:{game.seat}")
+        self._plans = {}
+        self._searches = {}
+        self._times = []
+        self._turn_cost = 0.0
+
+    def report(self) -> dict[str, float]:
+        """Mean milliseconds of CPU time per move in the game just played."""
+        if not self._times:
+            return {}
+        return {"move_ms": 1000.0 * sum(self._times) / len(self._times)}
+
+    def move(self, view: View) -> MoveAnswer:
+        """Answer a `Move` per moving cycle, keyed by cycle index in execution order."""
+        started = time.thread_time()
+        limit = view.time_limit if view.time_limit else DEFAULT_TIME
+        deadline = started + SAFETY * limit
+        self._deadline = deadline
+        state = view.state
+        cpu = view.cpu
+        mine = cpu[view.seat] if view.seat < len(cpu) else 0
+        theirs = min((t for i, t in enumerate(cpu) if i != view.seat), default=0)
+        # this turn's own time counts before contests are judged: win only with a margin
+        contest_win = mine + 3_000_000 * self._turn_cost < theirs
+        turn = _Turn(view, contest_win)
+        occ = state.occupied
+        movers = sorted(view.moving_cycles, key=lambda c: (turn.front(c.head).bit_count(), c.index))
+        positions = {c.index: c.head for c in state.cycles if c.alive}
+        mates = {c.index for c in view.my_cycles if c.alive}
+        claimed = 0
+        answer: dict[int, Move] = {}
+        for c in movers:
+            blocked = occ | claimed
+            if time.thread_time() > deadline:
+                m = self._cheap(turn, c, blocked)
+            else:
+                ctx = self._context(turn, c, blocked, positions, mates)
+                m = self._choose(turn, ctx)
+            answer[c.index] = m
+            if m.to != OFF:
+                claimed |= 1 << m.to
+                positions[c.index] = m.to
+        spent = time.thread_time() - started
+        self._times.append(spent)
+        self._turn_cost = spent
+        return answer
+
+    # -- one cycle -------------------------------------------------------------------------
+    def _context(
+        self,
+        t: _Turn,
+        c: Cycle,
+        blocked: int,
+        positions: dict[int, int],
+        mates: set[int],
+    ) -> _Cycle:
+        """Gather who is where for cycle ``c``'s decision."""
+        kernel = t.kernel
+        others = 0
+        for i, p in positions.items():
+            if i != c.index:
+                others |= 1 << p
+        sources = others | (t.danger if t.paranoid else 0)
+        near = 1 << c.head
+        for _ in range(3):
+            near |= kernel.expand(near)
+        free = kernel.full & ~blocked
+        close: list[tuple[int, int]] = []
+        friends = 0
+        for i in mates:
+            p = positions[i]
+            if i == c.index:
+                continue
+            friends |= 1 << p
+            if (near >> p) & 1:
+                close.append((p, kernel.flood(1 << p, free & ~t.danger).bit_count()))
+        return _Cycle(c, blocked, others, sources, close, t.danger, friends)
+
+    def _choose(self, t: _Turn, x: _Cycle) -> Move:
+        """The move of one cycle (see the class docstring)."""
+        c = x.cycle
+        kernel = t.kernel
+        if c.ghost > 0:
+            return self._ghost_move(t, x, c.ghost, use=False)
+        free_now = kernel.full & ~x.blocked
+        region = kernel.flood(1 << c.head, free_now)
+        size = region.bit_count()
+        if t.can_jump and c.jumps_left > 0 and size < ESCAPE_CELLS:
+            jump = self._jump(t, x, size)
+            if jump is not None:
+                return jump
+        separated = not (kernel.expand(region) & x.others) and not (region & t.item_mask)
+        if separated and region:
+            m = self._fill_move(t, c, region)
+            if m is not None:
+                return m
+        elif region and t.duels:
+            m = self._duel(t, x, region)
+            if m is not None:
+                return m
+        cache: dict[int, tuple[float, int]] = {}
+
+        def assess(d: int) -> tuple[float, int]:
+            got = cache.get(d)
+            if got is None:
+                got = cache[d] = self._assess(t, x, d)
+            return got
+
+        best: tuple[float, float] | None = None
+        choice: Move | None = None
+        best_room = -1
+        for d in self._steps(t, c):
+            if d == OFF or (x.blocked >> d) & 1:
+                continue
+            v, room = assess(d)
+            if t.lookahead:
+                v = self._reply(t, x, d, v)
+            if (t.danger >> d) & 1:
+                v = t.contested(v, d)
+            key = (v, self._rng.random())
+            if best is None or key > best:
+                best, choice = key, Move(c.index, d)
+            best_room = max(best_room, room)
+        need = POCKET if t.remaining is None else min(POCKET, t.remaining)
+        if c.item == "ghost" and best_room < need:
+            g = self._ghost_move(t, x, t.ghost_duration, use=True)
+            if g.use_item:
+                return g
+        if choice is None:
+            return self._doomed(t, c, x.others)
+        if c.item == "turbo" and c.turbo == 0 and best_room >= min(need, 8):
+            return choice._replace(use_item=True)
+        return choice
+
+    def _steps(self, t: _Turn, c: Cycle) -> list[int]:
+        """The cells one step from ``c`` (``OFF`` included on a walled grid)."""
+        if t.grid is not None:
+            base = c.head * 4
+            return list(dict.fromkeys(t.grid.step_table[base : base + 4]))
+        return list(t.nbrs[c.head])
+
+    def _assess(self, t: _Turn, x: _Cycle, d: int) -> tuple[float, int]:
+        """The value of cycle ``x`` standing on free cell ``d`` after this turn, and its
+        room there (free cells it can still reach)."""
+        kernel = t.kernel
+        c = x.cycle
+        bit = 1 << d
+        free = kernel.full & ~x.blocked & ~bit
+        region = kernel.flood(bit, free)
+        # room that no enemy can take this turn: a way out through a cell an enemy head
+        # may enter now is no way out
+        safe = free & ~x.danger
+        room = kernel.flood(bit, safe).bit_count()
+        hug = HUG * sum(1 for e in t.nbrs[d] if (free >> e) & 1)
+        if not region:
+            v = 0.0
+        elif not (kernel.expand(region | bit) & x.others):
+            n = region.bit_count()
+            v = self._usable(t, d, region, n) - 2 * hug
+        else:
+            rivals = x.sources & ~bit
+            mine, _, _ = kernel.voronoi(bit, rivals, free & ~rivals)
+            n = mine.bit_count()
+            v = self._usable(t, d, mine, n) - OPEN_HUG * hug
+        v = t.cap(v + ROOM_WEIGHT * min(room, ROOM_CAP), c.turbo)
+        if x.friends and TEAM_WEIGHT:
+            # the team's territory against the enemies': pushing the front forward
+            enemies = x.sources & ~x.friends & ~bit
+            team, _, _ = kernel.voronoi(x.friends | bit, enemies, free & ~enemies)
+            v += TEAM_WEIGHT * team.bit_count()
+        for p, before in x.mates:
+            after = kernel.flood(1 << p, safe).bit_count()
+            if after < before and after < POCKET:
+                v -= min(before, POCKET) - after
+        if t.items:
+            v += self._item_pull(t, d, free)
+        if (t.reserved >> d) & 1:
+            v -= 3.0
+        return v, room
+
+    def _reply(self, t: _Turn, x: _Cycle, d: int, value: float) -> float:
+        """Judge the move to ``d`` one turn deeper against the nearest enemy head.
+
+        The enemy head nearest ``d`` (within `REPLY_RADIUS` steps) moves to each of its
+        free cells in turn; for each, this cycle's best next move from ``d`` is assessed
+        with that enemy there; the enemy is assumed to pick the worst for this cycle
+        (paranoid). The result is mixed with the one-step ``value``.
+        """
+        kernel = t.kernel
+        ball = 1 << d
+        target: tuple[int, int] | None = None
+        for _ in range(REPLY_RADIUS):
+            ball |= kernel.expand(ball)
+            for head, front in t.enemy_fronts:
+                if (ball >> head) & 1:
+                    target = (head, front)
+                    break
+            if target is not None:
+                break
+        if target is None:
+            return value
+        head, front = target
+        blocked = x.blocked | 1 << d
+        others_danger = 0
+        for h, f in t.enemy_fronts:
+            if h != head:
+                others_danger |= f
+        worst: float | None = None
+        for f in kernel.cells(front & ~blocked):
+            blocked2 = blocked | 1 << f
+            danger2 = (others_danger | kernel.expand(1 << f)) & ~blocked2
+            others2 = (x.others & ~(1 << head)) | 1 << f
+            sources2 = others2 | (danger2 if t.paranoid else 0)
+            x2 = _Cycle(x.cycle, blocked2, others2, sources2, [], danger2)
+            best = -10.0
+            for n in t.nbrs[d]:
+                if (blocked2 >> n) & 1:
+                    continue
+                v, _ = self._assess(t, x2, n)
+                if (danger2 >> n) & 1:
+                    v = v * 0.5 - 1.0
+                if v > best:
+                    best = v
+            if worst is None or best < worst:
+                worst = best
+        if worst is None:
+            return value
+        return (1.0 - REPLY_WEIGHT) * value + REPLY_WEIGHT * worst
+
+    def _usable(self, t: _Turn, d: int, cells: int, n: int) -> float:
+        """How many of the ``n`` cells of ``cells`` a cycle on ``d`` can really fill: the
+        chamber-tree bound where the set is small enough to afford it, else the
+        checkerboard bound."""
+        if n <= t.tight:
+            return float(fill_bound(t.kernel, d, cells))
+        return float(parity_bound(t.kernel, d, cells))
+
+    def _item_pull(self, t: _Turn, d: int, free: int) -> float:
+        """Worth of the items near ``d`` that no enemy reaches first, discounted by
+        distance, so that cycles walk to them."""
+        pull = 0.0
+        kind = t.items.get(d)
+        if kind is not None:
+            pull += t.item_worth.get(kind, 0.0)
+        want = t.item_mask & ~(1 << d)
+        if not want:
+            return pull
+        expand = t.kernel.expand
+        mine = 1 << d
+        theirs = t.enemy_heads
+        avail = free
+        enemy_avail = free
+        seen_enemy = 0
+        for k in range(1, 16):
+            mine = expand(mine) & avail
+            avail &= ~mine
+            theirs = expand(theirs) & enemy_avail
+            enemy_avail &= ~theirs
+            seen_enemy |= theirs
+            got = mine & want & ~seen_enemy
+            if got:
+                for cell in t.kernel.cells(got):
+                    pull += t.item_worth.get(t.items[cell], 0.0) * 0.8**k
+                want &= ~got
+            want &= ~seen_enemy
+            if not want or not mine:
+                break
+        return pull
+
+    def _duel(self, t: _Turn, x: _Cycle, region: int) -> Move | None:
+        """Search the move when the cycle's region holds exactly one other head, an enemy's.
+
+        Cut off from everyone else, the cycle is in a duel: the alpha-beta duel search
+        (`DuelSearch`, node-limited, its table kept for the game) plays it. Its model
+        counts a collision as even, which it is not here (in ``ffa`` others live on, in
+        ``teams`` the contest is lost on CPU time), so a searched move into a cell the
+        enemy may also enter is taken only when no other free cell is left.
+        """
+        c = x.cycle
+        kernel = t.kernel
+        touching = kernel.expand(region | 1 << c.head) & x.others
+        if touching & x.friends:
+            return None
+        occ = x.blocked | x.others
+        if touching.bit_count() == 1:
+            enemy = touching.bit_length() - 1
+        elif NEAR_DUEL:
+            ball = 1 << c.head
+            near = 0
+            for _ in range(NEAR_DUEL):
+                ball |= kernel.expand(ball)
+                near = ball & touching
+                if near:
+                    break
+            if not near or near.bit_count() > 1:
+                return None
+            enemy = near.bit_length() - 1
+            for h, f in t.enemy_fronts:
+                if h != enemy:
+                    occ |= f
+        else:
+            return None
+        search = self._searches.get(id(kernel))
+        if search is None:
+            search = self._searches[id(kernel)] = DuelSearch(kernel)
+        nodes = max(DUEL_MIN_NODES, DUEL_WORK // (kernel.size * t.movers))
+        deadline = self._deadline
+        result = search.search(
+            c.head,
+            enemy,
+            occ,
+            node_limit=nodes,
+            out_of_time=lambda: time.thread_time() > deadline,
+        )
+        d = result.move
+        if d is None:
+            return None
+        if (t.danger >> d) & 1:
+            calm = [e for e in t.nbrs[c.head] if not ((x.blocked | t.danger) >> e) & 1]
+            if calm:
+                return None
+        return Move(c.index, d)
+
+    def _fill_move(self, t: _Turn, c: Cycle, region: int) -> Move | None:
+        """Follow the longest fill of a separated region.
+
+        A plan proven optimal last turn is kept while the region is exactly what it left;
+        otherwise the search runs again (node-limited), seeded with the rest of the plan.
+        """
+        if region.bit_count() > ENDGAME_CELLS:
+            return None
+        nodes = max(10, FILL_NODES // t.movers)
+        plan = self._plans.get(c.index)
+        rest: list[int] | None = None
+        if plan is not None and plan.path and plan.path[0] == c.head:
+            rest = plan.path[1:]
+        if plan is not None and rest and plan.proven and plan.region == region:
+            path, proven = rest, True
+        else:
+            fill = solve_fill(t.kernel, c.head, region, node_limit=nodes, incumbent=rest)
+            path, proven = fill.path, fill.proven
+        if not path:
+            return None
+        self._plans[c.index] = _Plan(path, proven, region & ~(1 << path[0]))
+        m = Move(c.index, path[0])
+        roomy = t.remaining is not None and len(path) >= t.remaining + 4
+        if c.item == "turbo" and c.turbo == 0 and roomy:
+            m = m._replace(use_item=True)
+        return m
+
+    def _jump(self, t: _Turn, x: _Cycle, room: int) -> Move | None:
+        """A jump out of a pocket of ``room`` cells, when it lands in much more room.
+
+        Of the jumps landing where at least ``2 * room + 10`` cells are reachable, the one
+        of best value (contests discounted) is taken; none qualifies in open space, so
+        the jump is kept for when it saves the cycle.
+        """
+        grid = t.grid
+        if grid is None:
+            return None
+        c = x.cycle
+        free = t.kernel.full & ~x.blocked
+        top: tuple[float, int] | None = None
+        for h in range(4):
+            d = grid.jump_table[c.head * 4 + h]
+            if d == OFF or (x.blocked >> d) & 1:
+                continue
+            if t.kernel.flood(1 << d, free).bit_count() < 2 * room + 10:
+                continue
+            v, _ = self._assess(t, x, d)
+            if (t.danger >> d) & 1:
+                v = t.contested(v, d)
+            if top is None or v > top[0]:
+                top = (v, d)
+        if top is not None:
+            return Move(c.index, top[1], jump=True)
+        return None
+
+    def _ghost_move(self, t: _Turn, x: _Cycle, moves: int, use: bool) -> Move:
+        """The move of a ghost (``moves`` ghost moves left, this one included).
+
+        A ghost may enter any neighbour; the value of entering one is the best of standing
+        there (if free) and of going on as a ghost, and when the ghost wears off on an
+        occupied cell, the best free cell next to it. With ``use`` the ghost item is used
+        only if that beats every normal step clearly.
+        """
+        c = x.cycle
+        blocked = x.blocked
+        cache: dict[int, float] = {}
+
+        def stand(d: int) -> float:
+            v = cache.get(d)
+            if v is None:
+                v = cache[d] = self._assess(t, x, d)[0]
+            return v
+
+        def reach(d: int, left: int) -> float:
+            best = stand(d) if not (blocked >> d) & 1 else DEAD
+            if left > 0:
+                for e in t.nbrs[d]:
+                    if e != c.head:
+                        best = max(best, reach(e, left - 1) - 0.5)
+            elif (blocked >> d) & 1:
+                for e in t.nbrs[d]:
+                    if not (blocked >> e) & 1:
+                        best = max(best, stand(e) - 1.0)
+            return best
+
+        scored = [(reach(d, moves - 1), self._rng.random(), d) for d in t.nbrs[c.head]]
+        scored.sort(reverse=True)
+        v, _, d = scored[0]
+        if not use:
+            return Move(c.index, d)
+        normal = max(
+            (
+                stand(e) if not (t.danger >> e) & 1 else t.contested(stand(e), e)
+                for e in t.nbrs[c.head]
+                if not (blocked >> e) & 1
+            ),
+            default=DEAD,
+        )
+        if v > max(1.3 * normal, normal + 8):
+            return Move(c.index, d, use_item=True)
+        return Move(c.index, d)
+
+    def _doomed(self, t: _Turn, c: Cycle, others: int = 0) -> Move:
+        """No safe move: a legal one (the cycle crashes, but does not forfeit).
+
+        Where the rules make entering a head a contest (``teams``), it drives into an enemy
+        head if one is next to it: the contest may still go its way. It never drives into
+        a team-mate's head, which would be a contest against its own team.
+        """
+        steps = [d for d in self._steps(t, c) if d != OFF]
+        if not steps:
+            return Move(c.index, OFF)
+        enemy = [d for d in steps if (t.enemy_heads >> d) & 1]
+        mates = others & ~t.enemy_heads
+        safe = [d for d in steps if not (mates >> d) & 1]
+        return Move(c.index, (enemy or safe or steps)[0])
+
+    def _cheap(self, t: _Turn, c: Cycle, blocked: int) -> Move:
+        """Out of time: the safe step with most free neighbours, avoiding contests."""
+        best: tuple[int, int, int] | None = None
+        for d in self._steps(t, c):
+            if d == OFF or (blocked >> d) & 1:
+                continue
+            after = blocked | 1 << d
+            key = (
+                0 if (t.danger >> d) & 1 else 1,
+                sum(1 for e in t.nbrs[d] if not (after >> e) & 1),
+                d,
+            )
+            if best is None or key > best:
+                best = key
+        if best is None:
+            if c.ghost > 0 or c.item == "ghost":
+                return Move(c.index, t.nbrs[c.head][0], use_item=c.ghost == 0)
+            return self._doomed(t, c)
+        return Move(c.index, best[2])
