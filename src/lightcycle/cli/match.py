@@ -38,18 +38,18 @@ def match(
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
     move_time: Annotated[
         float | None,
-        typer.Option(help="Seconds per move [default: 1; teams: none]."),
+        typer.Option(help="Seconds per move (default: 1; teams: none)."),
     ] = None,
     first_move_time: Annotated[
         float | None,
-        typer.Option(help="Seconds for the first move and set-up [default: 3; teams: 5]."),
+        typer.Option(help="Seconds for the first move and set-up (default: 3; teams: 5)."),
     ] = None,
     time_bank: Annotated[
-        float | None, typer.Option(help="Reserve seconds slow moves draw on [default: 0].")
+        float | None, typer.Option(help="Reserve seconds slow moves draw on (default: 0).")
     ] = None,
     average_time: Annotated[
         float | None,
-        typer.Option(help="Limit on the mean move time after the first move [teams: 0.1]."),
+        typer.Option(help="Limit on the mean move time after the first move (teams: 0.1)."),
     ] = None,
     cpu_time: Annotated[
         float | None, typer.Option(help="CPU seconds per game for a program's whole process tree.")
