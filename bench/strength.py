@@ -170,13 +170,14 @@ def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None) 
 
     control = TimeControl(move=0.1, first_move=1.0)
     for a, b in pairs:
-        res = run_duel(f"builtin:{a}", f"builtin:{b}", games=games, control=control,
-                       workers=workers, seed=1)
+        res = run_duel(
+            f"builtin:{a}", f"builtin:{b}", games=games, control=control, workers=workers, seed=1
+        )
         est = res.pentanomial.estimate()
-        w, d, l = res.trinomial.wins, res.trinomial.draws, res.trinomial.losses
+        w, d, lost = res.trinomial.wins, res.trinomial.draws, res.trinomial.losses
         depth = res.bots[0].to_dict().get("depth")
         print(
-            f"{a:>10} vs {b:<10} +{w} ={d} -{l}  score {est.score:.1%}  "
+            f"{a:>10} vs {b:<10} +{w} ={d} -{lost}  score {est.score:.1%}  "
             f"Elo {est.elo:+.0f} ± {est.margin:.0f}  depth {depth}  "
             f"({res.wall_seconds:.0f} s)",
             flush=True,

@@ -8,6 +8,7 @@ margin rather than a rate.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -17,6 +18,13 @@ from lightcycle.core.moves import DeathCause, Move
 from lightcycle.referee.local import MatchResult, play
 from lightcycle.rules.legal import legal_moves
 from lightcycle.rules.observe import View
+from lightcycle.rules.variants import get_ruleset
+
+TEAMS_SEEDED = dataclasses.replace(get_ruleset("teams"), measures=())
+"""``teams@1`` without the referee's CPU measurements: contests between the teams are then
+a coin toss from the seed (equal CPU totals), so a match repeats exactly. With them, the
+CPU time each bot happens to use decides contests and games differ from run to run;
+``bench/strength_variants.py`` measures that, the real game."""
 
 
 class CheckedStrong(MultiStrong):
@@ -45,7 +53,7 @@ class CheckedStrong(MultiStrong):
 
 
 def _seat_game(
-    map_name: str, ruleset: str, opponent: str, players: int, seed: int, **kw: Any
+    map_name: str, ruleset: Any, opponent: str, players: int, seed: int, **kw: Any
 ) -> tuple[MatchResult, int, CheckedStrong]:
     seat = seed % players
     strong = CheckedStrong()
@@ -92,11 +100,12 @@ def test_uses_items_and_only_items_it_holds() -> None:
     ("map_name", "ruleset", "bots"),
     [
         ("ffa4", "ffa", [MultiStrong, "chaser", "runaway", "wallhugger"]),
+        ("court-small", TEAMS_SEEDED, ["lookbot", MultiStrong]),
         ("icosahedron", "tron3d", ["dummy", MultiStrong, "dummy", MultiStrong]),
     ],
 )
 def test_deterministic_for_a_seed(
-    map_name: str, ruleset: str, bots: list[Any], monkeypatch: pytest.MonkeyPatch
+    map_name: str, ruleset: Any, bots: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # deterministic as long as its clock does not run out: give it one that cannot
     # (on a loaded machine a 0.1 s budget can cut a search at different points)
@@ -107,7 +116,7 @@ def test_deterministic_for_a_seed(
 
 
 def _match(
-    map_name: str, ruleset: str, opponent: str, players: int, games: int, **kw: Any
+    map_name: str, ruleset: Any, opponent: str, players: int, games: int, **kw: Any
 ) -> tuple[int, int, float]:
     """Strong's first places alone, losses (not first) and mean place over seeds
     0..games-1, its seat rotating."""
@@ -132,11 +141,15 @@ def test_ffa_beats_three_copies_of_each_reference_bot(opponent: str) -> None:
 
 @pytest.mark.parametrize(("opponent", "games"), [("randombot", 2), ("linebot", 4), ("lookbot", 4)])
 def test_teams_beats_each_reference_bot_on_court(opponent: str, games: int) -> None:
-    firsts, losses, _ = _match("court", "teams", opponent, 2, games)
+    firsts, losses, _ = _match("court", TEAMS_SEEDED, opponent, 2, games)
     assert firsts >= games - 1 and firsts > losses, (firsts, losses)
 
 
-@pytest.mark.parametrize(("map_name", "players"), [("icosahedron", 4), ("cube", 2)])
-def test_tron3d_beats_dummies(map_name: str, players: int) -> None:
-    firsts, _, place = _match(map_name, "tron3d", "dummy", players, 4)
-    assert firsts >= 3 and place <= 1.5, (firsts, place)
+@pytest.mark.parametrize(
+    ("map_name", "players", "games", "wins"), [("icosahedron", 4, 8, 5), ("cube", 2, 4, 4)]
+)
+def test_tron3d_beats_dummies(map_name: str, players: int, games: int, wins: int) -> None:
+    # the 162 vertices of the icosahedron leave eight cycles little room: chance decides
+    # more there (first alone in about 85% of games over 96 seeds; chance is 25%)
+    firsts, _, place = _match(map_name, "tron3d", "dummy", players, games)
+    assert firsts >= wins and place <= 1.6, (firsts, place)

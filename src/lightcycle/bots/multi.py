@@ -5,31 +5,39 @@ one jump each, moves executed one by one) and ``tron3d`` (graph boards, two cycl
 player, turbo rounds and items), reading what it needs from the ruleset's stages and
 settings rather than from its name.
 
-Every turn it decides its moving cycles one after the other. For each candidate move of
-a cycle it estimates how many moves the cycle will still make from there:
+Every turn it decides its moving cycles one after the other, most constrained first, and
+lists them in that order (the execution order of the sequential rules). For each
+candidate move of a cycle it estimates how many moves the cycle will still make:
 
-- its *territory*: a Voronoi partition (`Kernel.voronoi`, bit-parallel) of the free
-  cells between this cycle and every other cycle -- enemies as if they had already taken
-  every free cell next to their heads (paranoid: simultaneous moves give them that
-  choice), team-mates already decided at the cells they were given, team-mates still to
-  decide likewise at every free cell next to them. Only the usable part of a territory
-  counts (`fill_bound`: of the dead ends behind a cut cell a cycle fills only one);
-- its *room*: the free cells it can still reach at all, which bounds the above and, a
-  little, breaks ties in a crowd (where every territory is empty but a cycle stepping
-  into a dead end still dies first);
-- once a cycle's region touches no other head it is *separated*, and the longest path
-  through the region (`solve_fill`, node-limited, so deterministic) is the plan it follows.
+- its *territory*: the free cells it reaches strictly before every other cycle (a
+  bit-parallel Voronoi partition, stopped as soon as the cycle can claim no more),
+  team-mates already decided counted where they go. Where a contest for a cell is lost
+  for sure (``ffa``: both die; ``teams``: the team with more CPU time loses) enemies
+  count as already standing on every free cell next to their heads, since simultaneous
+  moves give them that choice; where it is a coin toss (``tron3d``), on their heads.
+  Only the usable part of a territory counts (`fill_bound`: of the dead ends behind a
+  cut cell a cycle fills only one; the checkerboard bound where that costs too much);
+- its *room*: the free cells it can reach without passing a cell an enemy head may take
+  this turn. A little of it is added, which decides in a crowd where every territory
+  is empty but a cycle stepping into a dead end still dies first;
+- on small boards, one turn deeper: its best next move after the worst reply of the
+  nearest enemy head (mixed half and half with the above).
 
-Team-mates look after each other: a move that walls a team-mate decided earlier (or
-still to decide) into a pocket loses what that team-mate loses. A move into a cell an
-enemy head could also enter this turn risks a collision (both cycles die in ``ffa``; the
-later mover in ``tron3d``; the team with more CPU time in ``teams``, usually this bot,
-which thinks more than the reference bots), so such a move keeps only part of its value.
-Jumps (``teams``) escape a pocket when the room they reach is much larger; items
-(``tron3d``) are walked to when they lie in the cycle's territory, turbo is used at once
-when there is room for the extra moves, and ghost carries a trapped cycle through trails
-into open space. On boards with a round limit a cycle needs no more room than the moves
-left, so room beyond that counts for little and items decide between otherwise equal moves.
+Once a cycle's region touches no other head it is *separated*: the region counts by its
+`fill_bound`, and a small one is filled along the longest path `solve_fill` finds
+(node-limited, so deterministic). Team-mates look after each other: a move that walls a
+nearby team-mate into a pocket loses what that team-mate loses.
+
+A move into a cell an enemy head may also enter keeps only the value it has if the
+contest is won, weighted by the chance the enemy picks that cell (one of its free cells,
+at random as far as this bot knows). In ``teams`` the bot reads the teams' CPU totals:
+while its own stays clearly below the enemy's it moves first and wins contests, so it
+no longer fears them. Jumps (``teams``) escape a pocket when the room they reach is much
+larger. Items (``tron3d``) are walked to when no enemy head is nearer; a free bonus cell
+is not stepped on before the items appear (that would spoil it); turbo is used as soon
+as the cycle has room to spare, and ghost carries a trapped cycle through trails into
+open space. With a round limit a cycle needs no more room than the moves left, so room
+beyond that counts for little and items decide between otherwise equal moves.
 
 Everything is deterministic for a game seed and seat: ties are broken by a generator
 seeded like the reference bots', and the work per turn is bounded by node limits, not by
@@ -47,7 +55,6 @@ from dataclasses import dataclass
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
-from lightcycle.bots.search.duel import DuelSearch
 from lightcycle.bots.search.endgame import solve_fill
 from lightcycle.core.moves import Move
 from lightcycle.core.state import Cycle
@@ -61,25 +68,26 @@ DEFAULT_TIME = 0.1
 SAFETY = 0.6
 """Fraction of the move's time after which the remaining cycles take the cheap choice."""
 
-TIGHT_POWER = 2
-
 TIGHT_CELLS = 1600
-"""Territories of at most this many cells, divided by the cycles to move this turn, count
-only their usable part (`fill_bound`); larger ones count every cell (it costs too much)."""
+"""Territories of at most this many cells, divided by the square of the cycles to move
+this turn, count by their `fill_bound`; larger ones by the cheaper checkerboard bound.
+(Ten cycles to move: 16 cells; one: 1600. With many cycles territories are small and
+the time is better spent elsewhere; and in ``teams`` CPU time decides contests.)"""
 
 HUG = 0.05
 """Value lost per free neighbour of the destination: between moves of equal room, hug
 walls and trails, which leaves no holes behind."""
-
-OPEN_HUG = 1.0
-
-RISK_SCALE = 1.0
 
 ROOM_WEIGHT = 0.1
 """Value of each reachable free cell, up to `ROOM_CAP`, on top of the territory."""
 
 ROOM_CAP = 100
 """Reachable cells beyond this many add nothing more."""
+
+REGION_CAP = 400
+"""Regions are flooded up to this many cells: a larger one is taken as shared (its
+territory decides) rather than measured; a separated one up to this size counts by its
+`fill_bound`, whatever the number of cycles to move (few are ever separated at once)."""
 
 ENDGAME_CELLS = 120
 """A separated region of at most this many cells is filled by the longest-path search; in
@@ -108,22 +116,6 @@ REPLY_RADIUS = 3
 REPLY_WEIGHT = 0.5
 """Weight of the lookahead's value against the one-step value."""
 
-TEAM_WEIGHT = 0.0
-"""Value of each cell of the team's territory (all its cycles against all enemies'):
-besides its own room, a cycle helps its team hold the most of the board."""
-
-DUELS = 1
-"""Whether a cycle alone with one enemy in its region plays the duel search."""
-
-NEAR_DUEL = 0
-
-DUEL_WORK = 1_500_000
-"""Node budget of a duel search times the board's cells and the cycles to move: about
-30 ms of search whatever the board."""
-
-DUEL_MIN_NODES = 100
-"""The smallest node budget of a duel search."""
-
 DEAD = -1.0e9
 """The value of a move that crashes at once."""
 
@@ -135,17 +127,24 @@ class _Turn:
         state: the state before the turn.
         kernel: the board's bit-parallel kernel.
         grid: the grid topology, or ``None`` on a graph board.
-        seat: this bot's team.
+        movers: how many of this bot's cycles move this turn.
+        tight: territories up to this size count by their `fill_bound`.
+        lookahead: whether moves are judged one turn deeper (small boards).
         danger: free cells an enemy head may enter this turn.
         enemy_heads: the cells of every live enemy head.
+        enemy_fronts: per enemy cycle moving this turn, its head and its free neighbours.
+        lose: the chance of losing a contest for a cell (1: lost for sure).
+        paranoid: contests are lost for sure, so enemies count as already on every
+            free cell next to their heads.
         risk: per ``danger`` cell, the chance that a cycle of this bot moving there dies:
             that an enemy head next to it picks it (one of its free cells, at random as
             far as this bot knows), times that the contest is lost.
         can_jump: the rules allow jumps.
         remaining: moves a cycle without turbo still makes before the round limit
             (``None``: no limit that matters).
-        items: items on the board, cell to kind.
+        items: items on the board, cell to kind (``item_mask``: their cells).
         item_worth: per item kind, its worth in moves.
+        ghost_duration: moves a ghost item lasts.
         reserved: free bonus cells before the items appear (stepping on one spoils it).
     """
 
@@ -155,13 +154,10 @@ class _Turn:
         topo = state.board.topology
         self.kernel: Kernel = kernel_for(topo)
         self.grid = topo if isinstance(topo, GridTopology) else None
-        self.seat = view.seat
         self.nbrs = topo.neighbours
         self.movers = max(1, len(view.moving_cycles))
-        self.tight = TIGHT_CELLS // self.movers**TIGHT_POWER
+        self.tight = TIGHT_CELLS // self.movers**2
         self.lookahead = topo.size * self.movers <= LOOKAHEAD_CELLS
-        # duels are searched under the classic move model: one move per turn, no items
-        self.duels = DUELS and not isinstance(getattr(view.settings, "nb_rounds", None), int)
         occ = state.occupied
         stages = tuple(getattr(state.ruleset, "stages", ()))
         self.can_jump = "movement.jump" in stages
@@ -193,7 +189,8 @@ class _Turn:
         # where contests are lost for sure, count enemies as already on every cell they
         # can enter this turn; where they are a coin toss, as on their heads
         self.paranoid = lose >= 1.0
-        self.risk = {d: min(1.0, RISK_SCALE * lose * (1.0 - p)) for d, p in stay.items()}
+        self.lose = lose
+        self.risk = {d: lose * (1.0 - p) for d, p in stay.items()}
         settings = view.settings
         rounds = getattr(settings, "nb_rounds", None)
         self.remaining: int | None = None
@@ -258,11 +255,10 @@ class _Cycle:
         cycle: the cycle deciding.
         blocked: walls, trails and the cells team-mates claimed this turn.
         others: the cells of every other live cycle (team-mates decided: where they go).
-        sources: Voronoi rivals: ``others``, the enemies' next cells and those of
-            team-mates still to decide.
+        sources: the Voronoi rivals: ``others`` and, where contests are lost for sure,
+            every free cell next to an enemy head.
         mates: nearby team-mates as (cell, room now), whose room a move must not take.
         danger: free cells an enemy head may enter this turn.
-        friends: the cells of the other live team-mates (decided: where they go).
     """
 
     cycle: Cycle
@@ -271,7 +267,6 @@ class _Cycle:
     sources: int
     mates: list[tuple[int, int]]
     danger: int
-    friends: int = 0
 
 
 class MultiStrong(Bot):
@@ -289,8 +284,6 @@ class MultiStrong(Bot):
     def __init__(self) -> None:
         self._rng = random.Random(0)
         self._plans: dict[int, _Plan] = {}
-        self._searches: dict[int, DuelSearch] = {}
-        self._deadline = 0.0
         self._times: list[float] = []
         self._turn_cost = 0.0
 
@@ -298,7 +291,6 @@ class MultiStrong(Bot):
         """Seed the tie-breaks from the game seed and the seat, like the reference bots."""
         self._rng = random.Random(f"strong:{game.state.seed}:{game.seat}")
         self._plans = {}
-        self._searches = {}
         self._times = []
         self._turn_cost = 0.0
 
@@ -313,12 +305,12 @@ class MultiStrong(Bot):
         started = time.thread_time()
         limit = view.time_limit if view.time_limit else DEFAULT_TIME
         deadline = started + SAFETY * limit
-        self._deadline = deadline
         state = view.state
         cpu = view.cpu
         mine = cpu[view.seat] if view.seat < len(cpu) else 0
         theirs = min((t for i, t in enumerate(cpu) if i != view.seat), default=0)
-        # this turn's own time counts before contests are judged: win only with a margin
+        # teams: the team with less CPU time so far, this turn's included, moves first and
+        # wins contests; count on that only with a margin of three of its own turns
         contest_win = mine + 3_000_000 * self._turn_cost < theirs
         turn = _Turn(view, contest_win)
         occ = state.occupied
@@ -364,15 +356,12 @@ class MultiStrong(Bot):
             near |= kernel.expand(near)
         free = kernel.full & ~blocked
         close: list[tuple[int, int]] = []
-        friends = 0
         for i in mates:
             p = positions[i]
-            if i == c.index:
-                continue
-            friends |= 1 << p
-            if (near >> p) & 1:
-                close.append((p, kernel.flood(1 << p, free & ~t.danger).bit_count()))
-        return _Cycle(c, blocked, others, sources, close, t.danger, friends)
+            if i != c.index and (near >> p) & 1:
+                room = _flood(kernel, 1 << p, free & ~t.danger, POCKET)[0].bit_count()
+                close.append((p, room))
+        return _Cycle(c, blocked, others, sources, close, t.danger)
 
     def _choose(self, t: _Turn, x: _Cycle) -> Move:
         """The move of one cycle (see the class docstring)."""
@@ -390,10 +379,6 @@ class MultiStrong(Bot):
         separated = not (kernel.expand(region) & x.others) and not (region & t.item_mask)
         if separated and region:
             m = self._fill_move(t, c, region)
-            if m is not None:
-                return m
-        elif region and t.duels:
-            m = self._duel(t, x, region)
             if m is not None:
                 return m
         cache: dict[int, tuple[float, int]] = {}
@@ -438,36 +423,53 @@ class MultiStrong(Bot):
         return list(t.nbrs[c.head])
 
     def _assess(self, t: _Turn, x: _Cycle, d: int) -> tuple[float, int]:
-        """The value of cycle ``x`` standing on free cell ``d`` after this turn, and its
-        room there (free cells it can still reach)."""
+        """Estimate the moves cycle ``x`` still makes after moving to free cell ``d``.
+
+        Alone in its region, the region's `fill_bound`; sharing it, its usable territory
+        (`_territory`, `_usable`). Plus a little for room, capped by the moves left
+        before a round limit; minus what nearby team-mates would lose of their room;
+        plus the pull of items; minus a little for spoiling a bonus cell.
+
+        Args:
+            t: the turn.
+            x: the cycle's decision context.
+            d: the cell it would move to (free).
+
+        Returns:
+            The value, and the room at ``d``: free cells reachable without passing a cell
+            an enemy head may take this turn (counted up to `ROOM_CAP`).
+        """
         kernel = t.kernel
         c = x.cycle
         bit = 1 << d
         free = kernel.full & ~x.blocked & ~bit
-        region = kernel.flood(bit, free)
+        region, whole = _flood(kernel, bit, free, REGION_CAP)
         # room that no enemy can take this turn: a way out through a cell an enemy head
         # may enter now is no way out
         safe = free & ~x.danger
-        room = kernel.flood(bit, safe).bit_count()
+        if whole and not region & x.danger:
+            room = region.bit_count()
+        else:
+            room = _flood(kernel, bit, safe, ROOM_CAP)[0].bit_count()
         hug = HUG * sum(1 for e in t.nbrs[d] if (free >> e) & 1)
         if not region:
             v = 0.0
-        elif not (kernel.expand(region | bit) & x.others):
-            n = region.bit_count()
-            v = self._usable(t, d, region, n) - 2 * hug
+        elif whole and not (kernel.expand(region | bit) & x.others):
+            # alone in a region: how well it can be filled is all that matters
+            v = float(fill_bound(kernel, d, region)) - 2 * hug
         else:
             rivals = x.sources & ~bit
-            mine, _, _ = kernel.voronoi(bit, rivals, free & ~rivals)
+            mine = _territory(kernel, bit, rivals, free & ~rivals)
             n = mine.bit_count()
-            v = self._usable(t, d, mine, n) - OPEN_HUG * hug
+            v = self._usable(t, d, mine, n) - hug
         v = t.cap(v + ROOM_WEIGHT * min(room, ROOM_CAP), c.turbo)
-        if x.friends and TEAM_WEIGHT:
-            # the team's territory against the enemies': pushing the front forward
-            enemies = x.sources & ~x.friends & ~bit
-            team, _, _ = kernel.voronoi(x.friends | bit, enemies, free & ~enemies)
-            v += TEAM_WEIGHT * team.bit_count()
+        if x.mates:
+            near = kernel.expand(bit)
+            near |= kernel.expand(near)
         for p, before in x.mates:
-            after = kernel.flood(1 << p, safe).bit_count()
+            if not (near >> p) & 1:
+                continue  # too far for one cell to wall it in
+            after = _flood(kernel, 1 << p, safe, POCKET)[0].bit_count()
             if after < before and after < POCKET:
                 v -= min(before, POCKET) - after
         if t.items:
@@ -516,7 +518,7 @@ class MultiStrong(Bot):
                     continue
                 v, _ = self._assess(t, x2, n)
                 if (danger2 >> n) & 1:
-                    v = v * 0.5 - 1.0
+                    v = v * (1.0 - 0.5 * t.lose) - 1.0
                 if v > best:
                     best = v
             if worst is None or best < worst:
@@ -565,60 +567,6 @@ class MultiStrong(Bot):
                 break
         return pull
 
-    def _duel(self, t: _Turn, x: _Cycle, region: int) -> Move | None:
-        """Search the move when the cycle's region holds exactly one other head, an enemy's.
-
-        Cut off from everyone else, the cycle is in a duel: the alpha-beta duel search
-        (`DuelSearch`, node-limited, its table kept for the game) plays it. Its model
-        counts a collision as even, which it is not here (in ``ffa`` others live on, in
-        ``teams`` the contest is lost on CPU time), so a searched move into a cell the
-        enemy may also enter is taken only when no other free cell is left.
-        """
-        c = x.cycle
-        kernel = t.kernel
-        touching = kernel.expand(region | 1 << c.head) & x.others
-        if touching & x.friends:
-            return None
-        occ = x.blocked | x.others
-        if touching.bit_count() == 1:
-            enemy = touching.bit_length() - 1
-        elif NEAR_DUEL:
-            ball = 1 << c.head
-            near = 0
-            for _ in range(NEAR_DUEL):
-                ball |= kernel.expand(ball)
-                near = ball & touching
-                if near:
-                    break
-            if not near or near.bit_count() > 1:
-                return None
-            enemy = near.bit_length() - 1
-            for h, f in t.enemy_fronts:
-                if h != enemy:
-                    occ |= f
-        else:
-            return None
-        search = self._searches.get(id(kernel))
-        if search is None:
-            search = self._searches[id(kernel)] = DuelSearch(kernel)
-        nodes = max(DUEL_MIN_NODES, DUEL_WORK // (kernel.size * t.movers))
-        deadline = self._deadline
-        result = search.search(
-            c.head,
-            enemy,
-            occ,
-            node_limit=nodes,
-            out_of_time=lambda: time.thread_time() > deadline,
-        )
-        d = result.move
-        if d is None:
-            return None
-        if (t.danger >> d) & 1:
-            calm = [e for e in t.nbrs[c.head] if not ((x.blocked | t.danger) >> e) & 1]
-            if calm:
-                return None
-        return Move(c.index, d)
-
     def _fill_move(self, t: _Turn, c: Cycle, region: int) -> Move | None:
         """Follow the longest fill of a separated region.
 
@@ -663,7 +611,7 @@ class MultiStrong(Bot):
             d = grid.jump_table[c.head * 4 + h]
             if d == OFF or (x.blocked >> d) & 1:
                 continue
-            if t.kernel.flood(1 << d, free).bit_count() < 2 * room + 10:
+            if _flood(t.kernel, 1 << d, free, 2 * room + 10)[0].bit_count() < 2 * room + 10:
                 continue
             v, _ = self._assess(t, x, d)
             if (t.danger >> d) & 1:
@@ -755,3 +703,41 @@ class MultiStrong(Bot):
                 return Move(c.index, t.nbrs[c.head][0], use_item=c.ghost == 0)
             return self._doomed(t, c)
         return Move(c.index, best[2])
+
+
+def _flood(kernel: Kernel, start: int, free: int, cap: int) -> tuple[int, bool]:
+    """The cells of ``free`` reachable from ``start``, stopping once more than ``cap``
+    are found; and whether the region is complete (its size is then exact).
+
+    Most questions about room only need to know whether it is large, and a bounded
+    flood answers them in a few layers instead of the board's diameter."""
+    expand = kernel.expand
+    region = 0
+    frontier = start
+    while frontier:
+        frontier = expand(frontier) & free & ~region
+        region |= frontier
+        if region.bit_count() > cap:
+            return region, False
+    return region, True
+
+
+def _territory(kernel: Kernel, mine: int, rivals: int, free: int) -> int:
+    """The cells of ``free`` that ``mine`` reaches strictly before ``rivals``.
+
+    As `Kernel.voronoi`, except that a cell both reach at once stops only ``mine``: the
+    rivals go on from it (the pessimistic reading, which measured better in ``teams``
+    than letting ties stop both), and that it stops as soon as ``mine`` can claim no
+    more, since the rivals' expansion beyond that point cannot change the answer."""
+    expand = kernel.expand
+    avail = free
+    fa, fb = mine, rivals
+    territory = 0
+    while fa:
+        na = expand(fa) & avail
+        nb = expand(fb) & avail
+        avail &= ~(na | nb)
+        na &= ~nb  # ties are nobody's; the rivals go on from them, this cycle does not
+        territory |= na
+        fa, fb = na, nb
+    return territory
