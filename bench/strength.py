@@ -28,6 +28,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.ladder import Medium, Strong
@@ -91,7 +92,7 @@ def bench_depth(positions: int, seed: int) -> dict[str, float]:
         k = Kernel(view.topology)
         a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
         for options, out in ((Strong.options, full_plies), (Medium.options, medium_plies)):
-            opts = type(options)(**{**options.__dict__, "max_depth": 64})
+            opts = replace(options, max_depth=64)
             deadline = time.perf_counter() + 0.1
             res = DuelSearch(k, opts).search(
                 a, b, occ, out_of_time=lambda d=deadline: time.perf_counter() > d

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lightcycle.bots.api import Bot, MoveAnswer
@@ -29,8 +30,9 @@ from lightcycle.bots.builtin import answer_for, crash_move
 from lightcycle.bots.multi import MultiStrong
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound
-from lightcycle.bots.search.duel import DuelSearch, SearchOptions
+from lightcycle.bots.search.duel import DuelSearch, SearchOptions, separated
 from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.core.moves import Move
 from lightcycle.rules.observe import View
 
 DEFAULT_MOVE_TIME = 0.1
@@ -124,8 +126,7 @@ class Territory(Bot):
         if not moves:
             return crash_move(view)
         free = pos.free
-        region = k.flood(1 << pos.me, free)
-        if not (k.expand(region) & (1 << pos.other)):
+        if separated(k, pos.me, pos.other, pos.occ):
             path = greedy_fill(k, pos.me, free)
             return answer_for(view, path[0] if path else moves[0])
         danger = 0
@@ -208,7 +209,7 @@ class _Searcher(Bot):
         if self._search is None or self._search.kernel is not k:
             opts = self.options
             if self.depth_limit is not None:
-                opts = SearchOptions(**{**opts.__dict__, "max_depth": self.depth_limit})
+                opts = replace(opts, max_depth=self.depth_limit)
             self._search = DuelSearch(k, opts)
         search = self._search
         if search.separated(pos.me, pos.other, pos.occ):
@@ -319,8 +320,6 @@ def _multi_bot() -> Bot:
 def _territory_fallback(view: View) -> MoveAnswer:
     """For games beyond the duel: each moving cycle takes the free move with the most
     Voronoi territory for its team (team-mates' claims this turn count as taken)."""
-    from lightcycle.core.moves import Move
-
     k = kernel_for(view.topology)
     state = view.state
     blocked = state.occupied

@@ -359,7 +359,7 @@ class MultiStrong(Bot):
         for i in mates:
             p = positions[i]
             if i != c.index and (near >> p) & 1:
-                room = _flood(kernel, 1 << p, free & ~t.danger, POCKET)[0].bit_count()
+                room = kernel.flood_upto(1 << p, free & ~t.danger, POCKET)[0].bit_count()
                 close.append((p, room))
         return _Cycle(c, blocked, others, sources, close, t.danger)
 
@@ -443,14 +443,14 @@ class MultiStrong(Bot):
         c = x.cycle
         bit = 1 << d
         free = kernel.full & ~x.blocked & ~bit
-        region, whole = _flood(kernel, bit, free, REGION_CAP)
+        region, whole = kernel.flood_upto(bit, free, REGION_CAP)
         # room that no enemy can take this turn: a way out through a cell an enemy head
         # may enter now is no way out
         safe = free & ~x.danger
         if whole and not region & x.danger:
             room = region.bit_count()
         else:
-            room = _flood(kernel, bit, safe, ROOM_CAP)[0].bit_count()
+            room = kernel.flood_upto(bit, safe, ROOM_CAP)[0].bit_count()
         hug = HUG * sum(1 for e in t.nbrs[d] if (free >> e) & 1)
         if not region:
             v = 0.0
@@ -469,7 +469,7 @@ class MultiStrong(Bot):
         for p, before in x.mates:
             if not (near >> p) & 1:
                 continue  # too far for one cell to wall it in
-            after = _flood(kernel, 1 << p, safe, POCKET)[0].bit_count()
+            after = kernel.flood_upto(1 << p, safe, POCKET)[0].bit_count()
             if after < before and after < POCKET:
                 v -= min(before, POCKET) - after
         if t.items:
@@ -611,7 +611,7 @@ class MultiStrong(Bot):
             d = grid.jump_table[c.head * 4 + h]
             if d == OFF or (x.blocked >> d) & 1:
                 continue
-            if _flood(t.kernel, 1 << d, free, 2 * room + 10)[0].bit_count() < 2 * room + 10:
+            if t.kernel.flood_upto(1 << d, free, 2 * room + 10)[0].bit_count() < 2 * room + 10:
                 continue
             v, _ = self._assess(t, x, d)
             if (t.danger >> d) & 1:
@@ -703,23 +703,6 @@ class MultiStrong(Bot):
                 return Move(c.index, t.nbrs[c.head][0], use_item=c.ghost == 0)
             return self._doomed(t, c)
         return Move(c.index, best[2])
-
-
-def _flood(kernel: Kernel, start: int, free: int, cap: int) -> tuple[int, bool]:
-    """The cells of ``free`` reachable from ``start``, stopping once more than ``cap``
-    are found; and whether the region is complete (its size is then exact).
-
-    Most questions about room only need to know whether it is large, and a bounded
-    flood answers them in a few layers instead of the board's diameter."""
-    expand = kernel.expand
-    region = 0
-    frontier = start
-    while frontier:
-        frontier = expand(frontier) & free & ~region
-        region |= frontier
-        if region.bit_count() > cap:
-            return region, False
-    return region, True
 
 
 def _territory(kernel: Kernel, mine: int, rivals: int, free: int) -> int:

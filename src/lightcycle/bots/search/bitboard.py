@@ -60,6 +60,23 @@ class Kernel:
             region |= frontier
         return region
 
+    def flood_upto(self, start: int, free: int, cap: int) -> tuple[int, bool]:
+        """`flood`, stopping once more than ``cap`` cells are found; and whether the
+        region is complete (its size is then exact).
+
+        Most questions about room only need to know whether it is large, and a bounded
+        flood answers them in a few layers instead of the board's diameter.
+        """
+        expand = self.expand
+        region = 0
+        frontier = start
+        while frontier:
+            frontier = expand(frontier) & free & ~region
+            region |= frontier
+            if region.bit_count() > cap:
+                return region, False
+        return region, True
+
     def layers(self, start: int, free: int) -> list[int]:
         """Breadth-first layers: ``layers[d]`` is the set of free cells at distance
         ``d + 1`` from ``start``."""

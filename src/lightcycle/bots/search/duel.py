@@ -49,6 +49,13 @@ by one int (board, heads): a dict of ints only is invisible to the cyclic garbag
 collector, so a collection during anyone's move never walks the table."""
 
 
+def separated(kernel: Kernel, a: int, b: int, occ: int) -> bool:
+    """Whether no free path joins the cycles on ``a`` and ``b`` any more (``occ``: every
+    blocked cell, heads included)."""
+    region = kernel.flood(1 << a, kernel.full & ~occ)
+    return not (kernel.expand(region | (1 << a)) & (1 << b))
+
+
 class _Abort(Exception):
     """The clock or the node budget ran out in the middle of an iteration."""
 
@@ -62,14 +69,12 @@ class SearchResult:
         value: its value from the searching side's view.
         plies: plies of the deepest completed iteration (2 per joint move).
         nodes: positions visited.
-        separated: whether the root position is already separated.
     """
 
     move: int | None
     value: int
     plies: int
     nodes: int
-    separated: bool = False
 
 
 @dataclass
@@ -121,9 +126,7 @@ class DuelSearch:
 
     def separated(self, a: int, b: int, occ: int) -> bool:
         """Whether no free path joins the two cycles any more."""
-        k = self.kernel
-        region = k.flood(1 << a, k.full & ~occ)
-        return not (k.expand(region | (1 << a)) & (1 << b))
+        return separated(self.kernel, a, b, occ)
 
     # -- search ------------------------------------------------------------------------
     def search(
@@ -259,7 +262,6 @@ class DuelSearch:
                             break
             return best
 
-        sep = self.separated(a, b, occ)
         best_move = root_moves[0]
         best_value = 0
         plies = 0
@@ -270,7 +272,7 @@ class DuelSearch:
                 values: dict[int, int] = {}
                 bm = [d for d in nbrs[b] if not (occ >> d) & 1]
                 if not bm:
-                    return SearchResult(order[0], WIN, plies, nodes, sep)
+                    return SearchResult(order[0], WIN, plies, nodes)
                 iter_best = order[0]
                 for ma in order:
                     v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
@@ -289,4 +291,4 @@ class DuelSearch:
             pass
         finally:
             self.nodes += nodes
-        return SearchResult(best_move, best_value, plies, nodes, sep)
+        return SearchResult(best_move, best_value, plies, nodes)
