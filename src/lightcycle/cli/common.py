@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console()
 err = Console(stderr=True)
@@ -33,6 +34,8 @@ def user_errors() -> Iterator[None]:
     from lightcycle.replay.model import ReplayError
     from lightcycle.rules.ruleset import RulesError
     from lightcycle.sandbox import SandboxError
+    from lightcycle.tournament.config import TournamentError
+    from lightcycle.tournament.store import StoreError
 
     errors = (
         BotError,
@@ -43,9 +46,11 @@ def user_errors() -> Iterator[None]:
         UnsupportedGame,
         TimeControlError,
         SandboxError,
+        TournamentError,
+        StoreError,
     )
     try:
         yield
     except errors as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

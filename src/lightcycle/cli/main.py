@@ -88,7 +88,10 @@ def _deaths_table(state: GameState) -> Table:
 def play(
     map: Annotated[str, typer.Option("--map", "-m", help="Map name or file.")] = "ring",
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="Comma-separated bots, one per seat.")
+        str,
+        typer.Option(
+            "--bots", "-b", help="Comma-separated bots, one per seat; 'human' is you (arrow keys)."
+        ),
     ] = "random,wallhugger",
     seed: Annotated[int, typer.Option(help="Game seed: same seed, same game.")] = 0,
     ruleset: Annotated[
@@ -98,7 +101,10 @@ def play(
         ),
     ] = None,
     turn_limit: Annotated[int | None, typer.Option(help="End the game after N turns.")] = None,
-    speed: Annotated[float, typer.Option(help="Turns per second of the animation (0: max).")] = 20,
+    speed: Annotated[
+        float | None,
+        typer.Option(help="Turns per second shown (0: max; default 20, 5 with a human)."),
+    ] = None,
     render: Annotated[bool, typer.Option("--render/--no-render", help="Animate the game.")] = True,
     ascii: Annotated[
         bool, typer.Option("--ascii", help="ASCII symbols instead of Unicode.")
@@ -109,7 +115,11 @@ def play(
 ) -> None:
     """Play a match between bots in this process and show it.
 
-    Example: lightcycle play --map ring --bots random,wallhugger --seed 7
+    With 'human' among the bots you steer that seat's cycle with the arrow keys or i/j/k/l
+    (grid boards, one cycle per seat); the first key starts the game, q gives up.
+
+    Example: lightcycle play --map ring --bots random,wallhugger --seed 7;
+    lightcycle play --map arena-15 --bots human,chaser
     """
     from lightcycle.referee.local import play as play_match
 
@@ -118,19 +128,25 @@ def play(
         if len(bot_list) < 2:
             raise typer.BadParameter("give at least two bots, e.g. --bots random,chaser")
         settings: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
+        from lightcycle.cli.human import is_human, play_human
+
         animate = render and console.is_terminal
         on_turn = None
         live = None
-        if animate:
-            on_turn, live = _animator(speed, not ascii)
-            live.start()
-        try:
-            result = play_match(
-                map, bot_list, seed=seed, ruleset=ruleset, settings=settings, on_turn=on_turn
-            )
-        finally:
-            if live is not None:
-                live.stop()
+        if any(is_human(b) for b in bot_list):
+            animate = True
+            result = play_human(map, bot_list, seed, ruleset, settings, speed, not ascii)
+        else:
+            if animate:
+                on_turn, live = _animator(20 if speed is None else speed, not ascii)
+                live.start()
+            try:
+                result = play_match(
+                    map, bot_list, seed=seed, ruleset=ruleset, settings=settings, on_turn=on_turn
+                )
+            finally:
+                if live is not None:
+                    live.stop()
         if render and not animate:
             _print_final(result.final, not ascii)
         path = replay or Path("replays") / _replay_name(result.replay.map_id, bot_list, seed)
@@ -147,46 +163,6 @@ def play(
 def _replay_name(map_id: str, bots: list[str], seed: int) -> str:
     safe = "-".join(b.replace(":", "_").replace("/", "_") for b in bots)
     return f"{map_id.replace('@', '-')}_{safe}_seed{seed}.json"
-
-
-@app.command("replay")
-def replay_cmd(
-    file: Annotated[Path, typer.Argument(help="A lightcycle JSON replay.")],
-    speed: Annotated[float, typer.Option(help="Turns per second (0: max).")] = 20,
-    render: Annotated[bool, typer.Option("--render/--no-render", help="Animate.")] = True,
-    turn: Annotated[int | None, typer.Option(help="Show only this turn.")] = None,
-    ascii: Annotated[bool, typer.Option("--ascii", help="ASCII symbols.")] = False,
-) -> None:
-    """Re-simulate a replay, check it, and animate it.
-
-    A replay whose moves do not lead to its stored outcome is refused as corrupt.
-
-    Example: lightcycle replay replays/ring-1_random-wallhugger_seed7.json --speed 40
-    """
-    from lightcycle.referee.local import result_line
-    from lightcycle.replay.model import Replay, outcome_of
-
-    with user_errors():
-        rep = Replay.load(file)
-        final = rep.verify()
-        states = list(rep.states())
-        if turn is not None:
-            if not 0 <= turn < len(states):
-                raise typer.BadParameter(f"--turn must be 0..{len(states) - 1}")
-            _print_final(states[turn], not ascii)
-            return
-        if render and console.is_terminal:
-            show, live = _animator(speed, not ascii)
-            with live:
-                for s in states:
-                    show(s)
-        elif render:
-            _print_final(final, not ascii)
-        names = [s.get("name", "?") for s in rep.seats]
-        if rep.outcome is not None:
-            console.print(
-                f"[bold]{result_line(outcome_of(rep.outcome), names)}[/]", highlight=False
-            )
 
 
 @maps_app.command("list")
@@ -284,10 +260,6 @@ def main() -> None:
     app()
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 from lightcycle.cli.match import match as _match  # noqa: E402 -- registered after app exists
 
 app.command("match")(_match)
@@ -299,3 +271,23 @@ app.command("grade")(_grade)
 from lightcycle.cli.duel import duel as _duel  # noqa: E402 -- registered after app exists
 
 app.command("duel")(_duel)
+
+from lightcycle.cli.replay import replay as _replay  # noqa: E402 -- registered after app exists
+
+app.command("replay")(_replay)
+
+from lightcycle.cli.convert import convert as _convert  # noqa: E402 -- registered after app exists
+
+app.command("convert")(_convert)
+
+from lightcycle.cli.view import view as _view  # noqa: E402 -- registered after app exists
+
+app.command("view")(_view)
+
+from lightcycle.cli.tournament import tournament_app as _tournament_app  # noqa: E402
+
+app.add_typer(_tournament_app, name="tournament")
+
+
+if __name__ == "__main__":  # pragma: no cover -- after every command is registered
+    main()

@@ -29,6 +29,7 @@ import json
 import multiprocessing
 import multiprocessing.util
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -400,15 +401,44 @@ _WORKER_PLAYERS: PlayerCache | None = None
 """This worker process's players (set by `_init_worker` in pools the duel makes)."""
 
 
-def _init_worker() -> None:
-    """Give a pool worker its own players, stopped when the worker exits.
+PARENT_POLL = 0.5
+"""Seconds between a pool worker's checks that the process that started it is alive."""
+
+
+def watch_parent(parent: int, shutdown: Callable[[], None]) -> None:
+    """End this pool worker, after ``shutdown``, once process ``parent`` is gone.
+
+    A worker whose runner was killed (``kill -9``, out of memory) would otherwise wait for
+    work forever and keep its bot programs running.
+
+    Args:
+        parent: the runner's process id, passed in by the runner: a worker still starting
+            when the runner dies would take its new parent (init) for the runner.
+        shutdown: stops the worker's players.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        try:
+            shutdown()
+        finally:
+            os._exit(1)
+
+    threading.Thread(target=watch, name="lightcycle-parent-watch", daemon=True).start()
+
+
+def _init_worker(parent: int | None = None) -> None:
+    """Give a pool worker its own players, stopped when the worker exits or is orphaned.
 
     Pool workers leave through multiprocessing's exit path, which skips ``atexit`` but
     runs ``multiprocessing.util.Finalize`` callbacks: that is where programs are stopped.
     """
     global _WORKER_PLAYERS
-    _WORKER_PLAYERS = PlayerCache()
-    multiprocessing.util.Finalize(None, _WORKER_PLAYERS.shutdown, exitpriority=10)
+    players = PlayerCache()
+    _WORKER_PLAYERS = players
+    multiprocessing.util.Finalize(None, players.shutdown, exitpriority=10)
+    watch_parent(os.getppid() if parent is None else parent, players.shutdown)
 
 
 def _pool_task(task: PairTask) -> PairResult:
@@ -790,6 +820,7 @@ def run_duel(
             max_workers=min(workers, pairs_total),
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
+            initargs=(os.getpid(),),
         )
         executor = own_pool
     runner = executor

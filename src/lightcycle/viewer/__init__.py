@@ -1,5 +1,8 @@
-"""Viewers of finished games: self-contained HTML, images, and a local replay browser.
+"""Watching games: the terminal player, keyboard play, self-contained HTML, images, and a
+local replay browser.
 
 Sits beside the referee: it reads replays and draws with `lightcycle.render`, and nothing
-below it knows it exists.
+below it knows it exists. The pure parts (`terminal`'s state machine, `keys`' decoder,
+`facts`, `data`) are tested without a terminal or a browser; `keys.RawTerminal`,
+`images` (Pillow) and `server` (FastAPI) are the thin edges.
 """

@@ -1,0 +1,159 @@
+"""``lightcycle tournament run | report | check``: tables, files, JSON, resume and errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lightcycle.cli.main import app
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+CONFIG = """\
+name = "cli"
+format = "round-robin"
+bots = ["builtin:random", "builtin:wallhugger", { spec = "builtin:chaser", name = "Chase" }]
+maps = ["arena-10"]
+seed = 2
+[time]
+move = 5.0
+"""
+
+
+def flat(text: str) -> str:
+    """Output with the terminal's line wrapping undone."""
+    return " ".join(text.split())
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    path = tmp_path / "cli.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    return path
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["report"], ["check"]])
+def test_help_has_an_example(command: list[str]) -> None:
+    r = runner.invoke(app, ["tournament", *command, "--help"])
+    assert r.exit_code == 0, r.output
+    assert "Example" in r.output
+
+
+def test_run_prints_standings_and_resumes(played: Path) -> None:
+    r = runner.invoke(app, ["tournament", "run", str(played), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    text = flat(r.output)
+    assert "0 games played now, 6 matches were already stored (6 in all" in text
+    for word in ("Random", "WallHugger", "Chase", "Elo", "pts"):
+        assert word in r.output
+    assert (played.parent / "cli" / "tournament.db").is_file()
+    assert len(list((played.parent / "cli" / "replays").glob("*.json"))) == 6
+
+
+def test_report_writes_html_png_and_json(played: Path) -> None:
+    r = runner.invoke(app, ["tournament", "report", str(played)])
+    assert r.exit_code == 0, r.output
+    assert "crosstable" in r.output and "ratings" in r.output and "mu - 3 sigma" in r.output
+    out = played.parent / "cli"
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 2 and "<polyline" in page
+    assert page.count('<a href="replays/') == 6
+    for name in ("elo.png", "openskill.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = runner.invoke(app, ["tournament", "report", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["name"] == "cli" and data["matches_done"] == 6
+    assert [s["games"] for s in data["standings"]] == [4, 4, 4]
+    assert sum(s["points"] for s in data["standings"]) == 6
+    assert len(data["crosstable"]["names"]) == 3
+    assert all(len(h) == 7 for h in data["history"]["elo"].values())  # start + 6 games
+    assert data["standings"][0]["openskill"]["ordinal"] == pytest.approx(
+        data["standings"][0]["openskill"]["mu"] - 3 * data["standings"][0]["openskill"]["sigma"]
+    )
+    by_db = runner.invoke(app, ["tournament", "report", str(out / "tournament.db"), "--json"])
+    assert json.loads(by_db.stdout)["standings"] == data["standings"]
+    elsewhere = played.parent / "pages" / "week3"
+    r = runner.invoke(app, ["tournament", "report", str(played), "--html", str(elsewhere)])
+    assert r.exit_code == 0, r.output
+    hrefs = re.findall(r'href="([^"]+)"', (elsewhere / "report.html").read_text())
+    assert len(hrefs) == 6 and hrefs[0].startswith("../../cli/replays/")
+    assert all((elsewhere / h).is_file() for h in hrefs)  # the links work from there
+
+
+def test_check_finds_a_split_commit_and_repairs_it(played: Path) -> None:
+    r = runner.invoke(app, ["tournament", "check", str(played)])
+    assert r.exit_code == 0, r.output
+    assert "consistent: 6 of 6 matches played" in flat(r.output)
+    db = played.parent / "cli" / "tournament.db"
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM rating_updates WHERE result_id = 4")
+    r = runner.invoke(app, ["tournament", "check", str(played)])
+    assert r.exit_code == 1, r.output
+    assert "split commit" in flat(r.output) and "--repair" in r.output
+    r = runner.invoke(app, ["tournament", "run", str(played), "-j", "1"])
+    assert r.exit_code == 2 and "consistency check" in flat(r.output) and "--repair" in r.output
+    r = runner.invoke(app, ["tournament", "check", str(played), "--repair"])
+    assert r.exit_code == 0 and "deleted 3 results" in flat(r.output)
+    r = runner.invoke(app, ["tournament", "run", str(played), "-j", "1"])
+    assert r.exit_code == 0 and "3 games played now" in flat(r.output)
+    assert runner.invoke(app, ["tournament", "check", str(played)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('bots = ["random", "chaser"]\nmaps = ["ring"]\nrounds = "two"\n', "line 3: rounds"),
+        ('bots = ["random", "chaser"\nmaps = ["ring"]\n', "not valid TOML"),
+        ('bots = ["random", "chaser"]\nmaps = ["nomap"]\n', "unknown map 'nomap'"),
+        (
+            'bots = ["random", "chaser"]\nmaps = ["ring"]\nruleset = "nope"\n',
+            "line 3: unknown ruleset",
+        ),
+        ('bots = ["random", "chaser"]\nmaps = ["ring"]\n[time]\nmoev = 1\n', "unknown [time] key"),
+        (
+            'bots = ["random", "chaser"]\nmaps = ["ring"]\n[rules]\nturn_limit = 9\nfoo = 2\n',
+            "line 5: rules: classic@1 has no setting foo",
+        ),
+    ],
+)
+def test_errors_are_one_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path)])
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().startswith("error:") and "Traceback" not in r.output
+    assert message in flat(r.output)
+
+
+def test_report_of_nothing_says_what_to_do(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["tournament", "report", str(tmp_path)])
+    assert r.exit_code == 2 and "give the tournament file" in r.output
+
+
+def test_the_classroom_example_is_valid() -> None:
+    from lightcycle.tournament.config import load_config
+    from lightcycle.tournament.plan import make_plan
+
+    plan = make_plan(load_config(ROOT / "examples/tournaments/classroom.toml"))
+    assert len(plan.bots) >= 4
+
+
+def test_python_dash_m_knows_every_command() -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "lightcycle.cli.main", "tournament", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
