@@ -18,7 +18,7 @@ Run from the repository root::
 
     python bench/strength.py depth [--positions 30]
     python bench/strength.py endgame [--regions 40]
-    python bench/strength.py ladder [--games 200] [--pairs strong:territory,...]
+    python bench/strength.py ladder [--games 200] [--maps POOL] [--pairs strong:territory,...]
 """
 
 from __future__ import annotations
@@ -165,14 +165,25 @@ def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, fl
     }
 
 
-def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None) -> None:
-    """Duels at 100 ms per move; prints one line per pairing as it finishes."""
+def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None, maps: str) -> None:
+    """Duels at 100 ms per move; prints one line per pairing as it finishes.
+
+    The default pool has 100 maps (the built-in duel maps and random symmetric ones), so
+    200 games are 200 different games: the deterministic lower rungs would replay the
+    same game on a small pool, and the confidence interval would lie.
+    """
     from lightcycle.tournament.duel import run_duel
 
     control = TimeControl(move=0.1, first_move=1.0)
     for a, b in pairs:
         res = run_duel(
-            f"builtin:{a}", f"builtin:{b}", games=games, control=control, workers=workers, seed=1
+            f"builtin:{a}",
+            f"builtin:{b}",
+            maps=maps,
+            games=games,
+            control=control,
+            workers=workers,
+            seed=1,
         )
         est = res.pentanomial.estimate()
         w, d, lost = res.trinomial.wins, res.trinomial.draws, res.trinomial.losses
@@ -198,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     lad = sub.add_parser("ladder")
     lad.add_argument("--games", type=int, default=200)
     lad.add_argument("--workers", type=int, default=None)
+    lad.add_argument("--maps", default="builtin,random:88", help="the duel's map pool")
     default_pairs = [f"{LADDER[i + 1]}:{LADDER[i]}" for i in range(len(LADDER) - 1)]
     default_pairs += ["strong:floodfill", "strong:territory"]
     lad.add_argument("--pairs", default=",".join(default_pairs))
@@ -210,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
     else:
         pairs = [tuple(x.split(":")) for x in args.pairs.split(",")]
-        bench_ladder(pairs, args.games, args.workers)  # type: ignore[arg-type]
+        bench_ladder(pairs, args.games, args.workers, args.maps)  # type: ignore[arg-type]
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from lightcycle.bots.api import Bot, brain
@@ -24,12 +26,99 @@ def test_builtin_bots_never_crash_while_a_safe_move_exists(name: str) -> None:
         assert me.death is None or me.death.cause is not DeathCause.FORFEIT
 
 
-def test_random_never_hits_a_wall_with_a_safe_move() -> None:
-    spec = grid_map(["#####", "#1..#", "###.#", "#2..#", "#####"])
-    r = play(spec, ["random", "random"], seed=3)
-    c0 = r.final.cycles[0]
-    # cycle 0 has a corridor to fill; it only dies once boxed in
-    assert c0.death is not None and c0.death.turn >= 2
+CORRIDORS = grid_map(["#" * 32, "#1.....#" + "#" * 24, "#" * 32, "#2" + "." * 29 + "#", "#" * 32])
+
+
+def test_random_never_turns_back_but_may_crash() -> None:
+    deaths = []
+    for seed in range(20):
+        c0 = play(CORRIDORS, ["random", "wallhugger"], seed=seed).final.cycles[0]
+        assert c0.death is not None
+        # walls above and below, its own trail behind: only a wall can kill it
+        assert c0.death.cause is DeathCause.WALL, c0.death
+        deaths.append(c0.death.turn)
+    assert min(deaths) == 1 and max(deaths) > 2, deaths
+
+
+def _walk(bots: list[str], spec, turns: int):
+    """The states of ``turns`` turns of ``bots`` on ``spec`` (seed 0)."""
+    from lightcycle.referee.local import collect_moves
+    from lightcycle.rules.engine import new_game, step
+
+    players = [make_bot(b) for b in bots]
+    state = new_game("classic", spec, seed=0, players=len(players))
+    states = [state]
+    for _ in range(turns):
+        if state.outcome is not None:
+            break
+        state = step(state, collect_moves(state, players))
+        states.append(state)
+    return states
+
+
+BIG = grid_map(
+    ["#" * 16]
+    + ["#1" + "." * 13 + "#"]
+    + ["#" + "." * 14 + "#"] * 12
+    + ["#" + "." * 13 + "2#", "#" * 16]
+)
+
+
+def test_wallhugger_keeps_the_wall_on_its_left() -> None:
+    states = _walk(["wallhugger", "wallhugger"], BIG, 20)
+    topo = BIG.topology
+    for s in states[1:]:
+        x, y = topo.xy(s.cycles[0].head)
+        # round the border: every cell it enters touches the outer wall
+        assert x in (1, 14) or y in (1, 14), (x, y)
+    assert states[-1].outcome is None
+
+
+def test_chaser_closes_in_as_the_crow_flies() -> None:
+    states = _walk(["chaser", "wallhugger"], BIG, 6)
+    topo = BIG.topology
+
+    def gap(s):
+        (x0, y0), (x1, y1) = topo.xy(s.cycles[0].head), topo.xy(s.cycles[1].head)
+        return abs(x0 - x1) + abs(y0 - y1)
+
+    first, after = gap(states[0]), gap(states[-1])
+    # the wall hugger runs along the border, the chaser gains a step on it every turn
+    assert after <= first - 6, (first, after)
+
+
+def test_runaway_runs_from_the_chaser() -> None:
+    spec = grid_map(
+        ["#" * 17]
+        + ["#" + "." * 15 + "#"] * 3
+        + ["#....1...2......#"]
+        + ["#" + "." * 15 + "#"] * 3
+        + ["#" * 17]
+    )
+    states = _walk(["chaser", "runaway"], spec, 4)
+    topo = spec.topology
+    xs = [topo.xy(s.cycles[1].head)[0] for s in states]
+    # the chaser comes from the west: the runaway heads east, keeping its lead
+    assert xs == sorted(xs) and xs[-1] == xs[0] + 4, xs
+
+
+def test_the_lower_rungs_beat_the_rung_below() -> None:
+    """A quick check of the order on part of the duel pool (bench/strength.py measures the
+    margins over hundreds of games)."""
+    from lightcycle.maps.random_maps import symmetric_map
+    from lightcycle.maps.registry import get_map
+
+    maps = [get_map(m) for m in ("chambers", "pillars", "keyhole", "ring", "arena-15")]
+    maps += [symmetric_map(s) for s in (1, 2, 3, 4, 5)]
+    ladder = ["random", "wallhugger", "chaser", "runaway"]
+    for lo, hi in itertools.pairwise(ladder):
+        score = 0.0
+        for i, spec in enumerate(maps):
+            for seat in (0, 1):
+                bots = [hi, lo] if seat == 0 else [lo, hi]
+                w = play(spec, bots, seed=i).winner
+                score += 1.0 if w == seat else 0.5 if w is None else 0.0
+        assert score > len(maps), (hi, lo, score)
 
 
 def test_bots_are_deterministic_per_seed() -> None:
@@ -78,7 +167,7 @@ def test_bad_answers_forfeit_with_the_reason(answer, reason) -> None:
         def move(self, view):
             return answer
 
-    r = play(ARENA, [Bad, "random"], seed=0)
+    r = play(ARENA, [Bad, "wallhugger"], seed=0)
     d = r.final.cycles[0].death
     assert d is not None and d.cause is DeathCause.FORFEIT and reason in d.detail
     assert r.winner == 1
@@ -93,7 +182,7 @@ def test_a_raising_bot_forfeits_and_the_game_goes_on() -> None:
                 raise ZeroDivisionError("oops")
             return (view.safe_headings() or ["n"])[0]
 
-    r = play(ARENA, [Boom, "random"], seed=0)
+    r = play(ARENA, [Boom, "wallhugger"], seed=0)
     d = r.final.cycles[0].death
     assert d is not None and d.turn == 4 and "ZeroDivisionError: oops" in d.detail
 
@@ -108,7 +197,7 @@ def test_a_raising_start_forfeits_the_first_move() -> None:
         def move(self, view):
             return "e"
 
-    r = play(ARENA, [BadStart, "random"], seed=0)
+    r = play(ARENA, [BadStart, "wallhugger"], seed=0)
     d = r.final.cycles[0].death
     assert d is not None and d.turn == 1 and "start() raised RuntimeError" in d.detail
 

@@ -33,7 +33,7 @@ def test_play_prints_the_result_and_writes_a_replay(tmp_path) -> None:
             "--map",
             "ring",
             "--bots",
-            "random,wallhugger",
+            "chaser,wallhugger",
             "--seed",
             "7",
             "--replay",

@@ -28,11 +28,11 @@ GAMES = {
     ),
     "torus@1": (
         grid_map(["1......", ".......", "...#...", ".......", "......2"], wrap=True),
-        ["runaway", "random"],
+        ["runaway", "chaser"],
     ),
     "ffa@1": (
         grid_map(["#########", "#1.....2#", "#...#...#", "#.......#", "#3.....4#", "#########"]),
-        ["random", "chaser", "wallhugger", "runaway"],
+        ["floodfill", "chaser", "wallhugger", "runaway"],
     ),
     "teams@1": (get_map("court-small"), ["lookbot", "linebot"]),
     "tron3d@1": (graph_map(5), ["dummy", "dummy", "dummy", "dummy"]),

@@ -40,9 +40,11 @@ def crash_move(view: View) -> MoveAnswer:
 
 
 class RandomBot(Bot):
-    """Moves at random, but never into a wall or trail when it has a safe move.
+    """Moves at random: the floor of the ladder.
 
-    Among the safe moves it picks uniformly; with none left it moves north and crashes.
+    Each turn it picks uniformly among the cells next to its head except the one it just
+    came from, without looking whether the cell is free, so it soon crashes into a wall or
+    a trail. Every bot that looks one step ahead beats it.
     """
 
     name = "Random"
@@ -56,104 +58,116 @@ class RandomBot(Bot):
     def move(self, view: View) -> MoveAnswer:
         rng = self._rng or _rng(view, "random")
         self._rng = rng
-        safe = _choices(view)
-        return answer_for(view, rng.choice(safe)) if safe else crash_move(view)
+        back = _previous_cell(view)
+        options = [d for d in view.neighbours(view.me.head) if d != back]
+        return answer_for(view, rng.choice(options)) if options else crash_move(view)
 
 
 class WallHugger(Bot):
-    """Hugs walls and trails to fill space tightly.
+    """Follows walls with the left-hand rule, the way a maze walker does.
 
-    Of the safe moves it keeps those that lead into the largest reachable region (so it
-    never walks into a pocket while a bigger area is open), then takes the one whose
-    destination touches the most walls and trails; ties keep the current heading.
+    It turns left when that cell is free, else goes straight, else turns right, so a wall
+    or trail stays on its left and it fills space in tight spirals. It looks one step
+    ahead only: it never checks where a move leads, so it follows a wall into a pocket as
+    readily as into open space. Its first move, and every move on a graph board (no left
+    there), is the free cell touching the most walls and trails.
     """
 
     name = "WallHugger"
 
     def move(self, view: View) -> MoveAnswer:
-        safe = _roomiest(view, _choices(view))
+        safe = _choices(view)
         if not safe:
             return crash_move(view)
-        occ = view.state.occupied
-        nbrs = view.topology.neighbours
+        g = view.grid
         head = view.me.head
         prev = _previous_cell(view)
-
-        def score(d: int) -> tuple[int, int]:
-            touching = sum(1 for e in nbrs[d] if (occ >> e) & 1)
-            straight = 1 if prev is not None and _straight(view, prev, head, d) else 0
-            return (touching, straight)
-
-        return answer_for(view, max(safe, key=score))
+        came = g.heading_to(prev, head) if g is not None and prev is not None else None
+        if g is not None and came is not None:
+            for turn in (3, 0, 1):  # left, straight, right
+                d = g.move(head, Heading((came + turn) % 4))
+                if d in safe:
+                    return answer_for(view, d)
+        occ = view.state.occupied
+        nbrs = view.topology.neighbours
+        return answer_for(view, max(safe, key=lambda d: sum((occ >> e) & 1 for e in nbrs[d])))
 
 
 class Chaser(Bot):
-    """Chases the nearest opponent: steps along a shortest free path towards the closest
-    opponent head, trying to cut it off.
+    """Chases the nearest opponent by dead reckoning.
 
-    It does not step onto a cell the opponent could also enter this turn (that collision
-    kills both) while it has another safe move, and it ignores moves into a region less
-    than half the size of its best one. With no opponent reachable it plays like a space
-    filler: the safe move with the larger reachable region.
+    It steps towards the closest opponent head as the crow flies (Manhattan distance on
+    grids, wrapping on tori; free-path distance on graph boards, which have no
+    coordinates), closing the larger gap first. It does not find paths: a wall between
+    them stops it until it slides around. It never steps onto a cell the opponent could
+    also enter this turn (both would die) while it has another free move, and it avoids a
+    cell with no way on, but it never counts the room a move leads into, so a fleeing
+    opponent can lead it into a pocket.
     """
 
     name = "Chaser"
 
     def move(self, view: View) -> MoveAnswer:
-        safe = _roomy(view, _choices(view))
+        safe = _choices(view)
+        open_ = [d for d in safe if view.free_neighbours(d)]
+        safe = open_ or safe
         if not safe:
             return crash_move(view)
         targets = [c.head for c in view.opponents]
+        if not targets:
+            return answer_for(view, safe[0])
         contested = {d for t in targets for d in view.neighbours(t)}
         calm = [d for d in safe if d not in contested] or safe
-        best: tuple[int, int] | None = None
-        choice = calm[0]
-        for d in calm:
-            dist = _distance_to_any(view, d, targets)
-            key = (dist if dist >= 0 else 10**9, -view.flood_fill(d))
-            if best is None or key < best:
-                best, choice = key, d
-        return answer_for(view, choice)
+        g = view.grid
+        if g is None:
+            far = 10**9
+
+            def path(d: int) -> tuple[int, int]:
+                dist = _distance_to_any(view, d, targets)
+                return (dist if dist >= 0 else far, 0)
+
+            return answer_for(view, min(calm, key=path))
+
+        def crow(d: int) -> tuple[int, int]:
+            x, y = g.xy(d)
+            best = (10**9, 0)
+            for t in targets:
+                tx, ty = g.xy(t)
+                dx, dy = abs(x - tx), abs(y - ty)
+                if g.wrap:
+                    dx, dy = min(dx, g.width - dx), min(dy, g.height - dy)
+                best = min(best, (dx + dy, -max(dx, dy)))
+            return best
+
+        return answer_for(view, min(calm, key=crow))
 
 
 class Runaway(Bot):
-    """Runs away: takes the safe move that ends farthest (by free path) from the nearest
-    opponent head; ties go to the larger reachable region. Moves into a region less than
-    half the size of its best one are ignored, and unreachable opponents count as
-    infinitely far, so once separated it simply keeps the most room.
+    """Runs away: takes the free move that ends farthest (by free path) from the nearest
+    opponent head; ties go to the larger reachable region.
+
+    It avoids pockets, a move into less than a twentieth of the room of its roomiest move,
+    but otherwise running comes before room, so it gives ground and can run itself into a
+    corner. Unreachable opponents count as infinitely far, so once separated it simply
+    keeps the most room.
     """
 
     name = "Runaway"
 
     def move(self, view: View) -> MoveAnswer:
-        safe = _roomy(view, _choices(view))
+        safe = _choices(view)
         if not safe:
             return crash_move(view)
+        room = {d: view.flood_fill(d) for d in safe}
+        top = max(room.values())
+        safe = [d for d in safe if 20 * room[d] >= top]
         targets = [c.head for c in view.opponents]
 
         def key(d: int) -> tuple[int, int]:
             dist = _distance_to_any(view, d, targets)
-            return (dist if dist >= 0 else 10**9, view.flood_fill(d))
+            return (dist if dist >= 0 else 10**9, room[d])
 
         return answer_for(view, max(safe, key=key))
-
-
-def _roomiest(view: View, moves: list[int]) -> list[int]:
-    """The moves that lead into the largest reachable region."""
-    if len(moves) < 2:
-        return moves
-    sizes = {d: view.flood_fill(d) for d in moves}
-    top = max(sizes.values())
-    return [d for d in moves if sizes[d] == top]
-
-
-def _roomy(view: View, moves: list[int]) -> list[int]:
-    """The moves whose reachable region is at least half the largest one."""
-    if len(moves) < 2:
-        return moves
-    sizes = {d: view.flood_fill(d) for d in moves}
-    top = max(sizes.values())
-    return [d for d in moves if 2 * sizes[d] >= top]
 
 
 def _distance_to_any(view: View, start: int, targets: list[int]) -> int:

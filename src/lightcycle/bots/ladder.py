@@ -70,14 +70,15 @@ def is_duel(view: View) -> bool:
 
 
 class FloodFill(Bot):
-    """Greedy flood fill: keep the most room, hug what is already there.
+    """Greedy flood fill: keep the most room it can count on, hug what is already there.
 
-    Of the free moves it takes the one after which it can make the most moves (the
-    chamber-tree bound of its reachable region: a pocket behind a narrow cut counts only
-    once), then the one next to the most walls and trails, so it fills space tightly
-    instead of cutting it in two. It steps onto a cell the opponent could also enter this
-    turn (both would die) only when nothing else is as roomy. It never looks at territory:
-    it does not try to cut the opponent off.
+    For each free move it counts the moves it could make afterwards (the chamber-tree
+    bound of its reachable region, so a pocket behind a narrow cut counts only once), but
+    only through cells the opponent cannot enter next turn: room the opponent can cut off
+    at once is not counted on. A cell the opponent could also enter this turn counts as no
+    room at all. Ties go to the full room, then to the cell next to the most walls and
+    trails, so it fills tightly instead of cutting its space in two. It never looks at
+    territory: it does not try to cut the opponent off.
     """
 
     name = "FloodFill"
@@ -91,17 +92,21 @@ class FloodFill(Bot):
         moves = [d for d in k.neighbours[me] if not (occ >> d) & 1]
         if not moves:
             return crash_move(view)
-        danger = 0
+        free = k.full & ~occ
+        reach = 0
         for c in view.opponents:
             for d in k.neighbours[c.head]:
-                danger |= 1 << d
-        free = k.full & ~occ
+                reach |= 1 << d
+        reach &= free
 
         def key(d: int) -> tuple[int, int, int]:
             rest = free & ~(1 << d)
             room = fill_bound(k, d, k.flood(1 << d, rest))
+            sure = 0
+            if not (reach >> d) & 1:
+                sure = fill_bound(k, d, k.flood(1 << d, rest & ~reach))
             hug = sum(1 for e in k.neighbours[d] if not (rest >> e) & 1)
-            return (room, not (danger >> d) & 1, hug)
+            return (sure, room, hug)
 
         return answer_for(view, max(moves, key=key))
 
