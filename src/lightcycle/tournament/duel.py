@@ -428,17 +428,25 @@ def watch_parent(parent: int, shutdown: Callable[[], None]) -> None:
     threading.Thread(target=watch, name="lightcycle-parent-watch", daemon=True).start()
 
 
-def _init_worker(parent: int | None = None) -> None:
-    """Give a pool worker its own players, stopped when the worker exits or is orphaned.
+def worker_players(parent: int | None = None) -> PlayerCache:
+    """A pool worker's players, stopped when the worker exits or its runner dies.
 
     Pool workers leave through multiprocessing's exit path, which skips ``atexit`` but
     runs ``multiprocessing.util.Finalize`` callbacks: that is where programs are stopped.
+
+    Args:
+        parent: the runner's process id (``initargs=(os.getpid(),)``); see `watch_parent`.
     """
-    global _WORKER_PLAYERS
     players = PlayerCache()
-    _WORKER_PLAYERS = players
     multiprocessing.util.Finalize(None, players.shutdown, exitpriority=10)
     watch_parent(os.getppid() if parent is None else parent, players.shutdown)
+    return players
+
+
+def _init_worker(parent: int | None = None) -> None:
+    """Give a duel's pool worker its own players (`worker_players`)."""
+    global _WORKER_PLAYERS
+    _WORKER_PLAYERS = worker_players(parent)
 
 
 def _pool_task(task: PairTask) -> PairResult:

@@ -11,8 +11,6 @@ know no way to start a new game, so the referee starts them afresh for every gam
 
 from __future__ import annotations
 
-import multiprocessing.util
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.duel import PlayerCache, watch_parent
+from lightcycle.tournament.duel import PlayerCache, worker_players
 from lightcycle.tournament.results import MatchResult, SeatResult, seat_outcomes
 
 
@@ -131,23 +129,9 @@ _WORKER_PLAYERS: PlayerCache | None = None
 
 
 def init_worker(parent: int | None = None) -> None:
-    """Give a pool worker its own players, stopped when the worker exits.
-
-    Pool workers leave through multiprocessing's exit path, which skips ``atexit`` but
-    runs ``multiprocessing.util.Finalize`` callbacks: that is where programs are stopped.
-    A worker whose runner was killed (``kill -9``, out of memory) would wait for work
-    forever, so a watchdog thread ends it, and its bot programs, once its parent is gone.
-
-    Args:
-        parent: the runner's process id. Pass it (``initargs=(os.getpid(),)``): a worker
-            still starting when the runner dies would otherwise take its new parent (init)
-            for the runner and never notice.
-    """
+    """Give a tournament's pool worker its own players (see `duel.worker_players`)."""
     global _WORKER_PLAYERS
-    players = PlayerCache()
-    _WORKER_PLAYERS = players
-    multiprocessing.util.Finalize(None, players.shutdown, exitpriority=10)
-    watch_parent(os.getppid() if parent is None else parent, players.shutdown)
+    _WORKER_PLAYERS = worker_players(parent)
 
 
 def pool_task(task: MatchTask) -> MatchResult:
