@@ -128,6 +128,15 @@ def split_even(items: Sequence[int], size: int) -> list[list[int]]:
     return groups
 
 
+def _both_orders(r: int, m: int, a: int, b: int, seed: int) -> list[Pairing]:
+    """The two games of ``a`` against ``b`` in round ``r`` on map ``m``, one per seat order,
+    with the same seed (so the seat is the only difference)."""
+    return [
+        Pairing(f"r{r:02d}-m{m:02d}-{x:03d}v{y:03d}", r, (x, y), m, seed, f"round {r}")
+        for x, y in ((a, b), (b, a))
+    ]
+
+
 @dataclass(frozen=True)
 class RoundRobin:
     """Every ordered pair of entrants on every map, for a number of rounds.
@@ -150,18 +159,7 @@ class RoundRobin:
             for m in range(self.maps):
                 for a in range(self.entrants):
                     for b in range(a + 1, self.entrants):
-                        seed = game_seed(self.seed, "rr", r, m, a, b)
-                        for x, y in ((a, b), (b, a)):
-                            out.append(
-                                Pairing(
-                                    f"r{r:02d}-m{m:02d}-{x:03d}v{y:03d}",
-                                    r,
-                                    (x, y),
-                                    m,
-                                    seed,
-                                    f"round {r}",
-                                )
-                            )
+                        out += _both_orders(r, m, a, b, game_seed(self.seed, "rr", r, m, a, b))
         return Schedule(out, final=True)
 
     def ranking(self, results: Results) -> list[list[int]] | None:
@@ -193,18 +191,7 @@ class Gauntlet:
                 for o in range(self.entrants):
                     if o == c:
                         continue
-                    seed = game_seed(self.seed, "gauntlet", r, m, o)
-                    for x, y in ((c, o), (o, c)):
-                        out.append(
-                            Pairing(
-                                f"r{r:02d}-m{m:02d}-{x:03d}v{y:03d}",
-                                r,
-                                (x, y),
-                                m,
-                                seed,
-                                f"round {r}",
-                            )
-                        )
+                    out += _both_orders(r, m, c, o, game_seed(self.seed, "gauntlet", r, m, o))
         return Schedule(out, final=True)
 
     def ranking(self, results: Results) -> list[list[int]] | None:
