@@ -24,7 +24,7 @@ from lightcycle.core.state import GameState
 app = typer.Typer(
     name="lightcycle",
     help="Tron light-cycle AI: play bots, watch replays, browse maps and rulesets.\n\n"
-    "Example: lightcycle play --map ring --bots random,wallhugger --seed 7",
+    "Example: lightcycle play --map ring --bots chaser,runaway --seed 7",
     no_args_is_help=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
@@ -92,7 +92,7 @@ def play(
         typer.Option(
             "--bots", "-b", help="Comma-separated bots, one per seat; 'human' is you (arrow keys)."
         ),
-    ] = "random,wallhugger",
+    ] = "chaser,runaway",
     seed: Annotated[int, typer.Option(help="Game seed: same seed, same game.")] = 0,
     ruleset: Annotated[
         str | None,
@@ -118,7 +118,7 @@ def play(
     With 'human' among the bots you steer that seat's cycle with the arrow keys or i/j/k/l
     (grid boards, one cycle per seat); the first key starts the game, q gives up.
 
-    Example: lightcycle play --map ring --bots random,wallhugger --seed 7;
+    Example: lightcycle play --map ring --bots chaser,runaway --seed 7;
     lightcycle play --map arena-15 --bots human,chaser
     """
     from lightcycle.referee.local import play as play_match
