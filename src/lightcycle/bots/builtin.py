@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from lightcycle.bots.api import Bot, MoveAnswer
-from lightcycle.core.topology import OFF, Heading
+from lightcycle.core.topology import Heading
 from lightcycle.rules.observe import View
 
 
@@ -204,14 +204,6 @@ def _previous_cell(view: View) -> int | None:
     trail = me.trail
     cands = [d for d in view.neighbours(me.head) if (trail >> d) & 1]
     return cands[0] if len(cands) == 1 else None
-
-
-def _straight(view: View, prev: int, head: int, dest: int) -> bool:
-    g = view.grid
-    if g is None:
-        return False
-    h1 = g.heading_to(prev, head)
-    return h1 is not None and g.move(head, h1) == dest and dest != OFF
 
 
 BUILTIN: dict[str, type[Bot]] = {
