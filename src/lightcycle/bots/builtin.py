@@ -120,11 +120,10 @@ class Chaser(Bot):
         calm = [d for d in safe if d not in contested] or safe
         g = view.grid
         if g is None:
-            far = 10**9
 
-            def path(d: int) -> tuple[int, int]:
+            def path(d: int) -> int:
                 dist = _distance_to_any(view, d, targets)
-                return (dist if dist >= 0 else far, 0)
+                return dist if dist >= 0 else 10**9
 
             return answer_for(view, min(calm, key=path))
 
