@@ -21,23 +21,29 @@ ARENA = grid_map(
 @pytest.mark.parametrize("name", sorted(BUILTIN))
 def test_builtin_bots_never_crash_while_a_safe_move_exists(name: str) -> None:
     for seed in range(6):
-        r = play(ARENA, [name, "wallhugger"], seed=seed)
+        states = []
+        r = play(ARENA, [name, "random"], seed=seed, on_turn=states.append)
         me = r.final.cycles[0]
-        assert me.death is None or me.death.cause is not DeathCause.FORFEIT
+        if me.death is None:
+            continue
+        assert me.death.cause not in (DeathCause.FORFEIT,), me.death
+        if me.death.cause in (DeathCause.WALL, DeathCause.TRAIL):
+            before = states[me.death.turn - 1]
+            head = before.cycles[0].head
+            nbrs = before.board.topology.neighbours[head]
+            free = [d for d in nbrs if d >= 0 and not (before.occupied >> d) & 1]
+            assert not free, (name, seed, me.death, free)
 
 
 CORRIDORS = grid_map(["#" * 32, "#1.....#" + "#" * 24, "#" * 32, "#2" + "." * 29 + "#", "#" * 32])
 
 
-def test_random_never_turns_back_but_may_crash() -> None:
-    deaths = []
-    for seed in range(20):
+def test_random_follows_a_corridor_to_its_end() -> None:
+    for seed in range(10):
         c0 = play(CORRIDORS, ["random", "wallhugger"], seed=seed).final.cycles[0]
         assert c0.death is not None
-        # walls above and below, its own trail behind: only a wall can kill it
-        assert c0.death.cause is DeathCause.WALL, c0.death
-        deaths.append(c0.death.turn)
-    assert min(deaths) == 1 and max(deaths) > 2, deaths
+        # five free cells ahead, nothing else: it takes them all, then has no move left
+        assert (c0.death.turn, c0.death.cause) == (6, DeathCause.WALL), c0.death
 
 
 def _walk(bots: list[str], spec, turns: int):
@@ -64,14 +70,23 @@ BIG = grid_map(
 )
 
 
-def test_wallhugger_keeps_the_wall_on_its_left() -> None:
-    states = _walk(["wallhugger", "wallhugger"], BIG, 20)
+def test_wallhugger_runs_along_the_walls() -> None:
+    # two wall huggers run round the border towards each other and meet on turn 13
+    states = _walk(["wallhugger", "wallhugger"], BIG, 12)
     topo = BIG.topology
     for s in states[1:]:
         x, y = topo.xy(s.cycles[0].head)
         # round the border: every cell it enters touches the outer wall
         assert x in (1, 14) or y in (1, 14), (x, y)
     assert states[-1].outcome is None
+
+
+def test_wallhugger_skips_a_dead_end() -> None:
+    # the cell east of the start touches the most walls but leads nowhere
+    spec = grid_map(["######", "#1.###", "#.####", "#....#", "#...2#", "######"])
+    states = _walk(["wallhugger", "random"], spec, 2)
+    assert spec.topology.xy(states[1].cycles[0].head) == (1, 2)
+    assert states[2].cycles[0].alive
 
 
 def test_chaser_closes_in_as_the_crow_flies() -> None:

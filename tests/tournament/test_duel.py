@@ -106,15 +106,15 @@ def test_sprt_waits_for_min_pairs() -> None:
 
 def test_results_json_is_complete_and_strict(tmp_path: Path) -> None:
     run_duel(
-        "builtin:chaser", "builtin:wallhugger", ARENA, games=4, workers=1, out_dir=tmp_path
-    )  # wallhugger never beats chaser on arena-10: a 100 % score, Elo +inf
+        "builtin:chaser", "builtin:random", ARENA, games=4, workers=1, out_dir=tmp_path
+    )  # chaser beats random in all four games on arena-10: a 100 % score, Elo +inf
     assert not (tmp_path / "results.json.tmp").exists()
     data = _strict_json((tmp_path / "results.json").read_text())
     assert isinstance(data, dict)
     for key in ("a", "b", "games", "result", "pentanomial", "elo", "elo_trinomial", "sprt"):
         assert key in data
     assert data["games"] == 4 and len(data["pairs"]) == 2
-    assert data["a"]["name"] == "Chaser" and data["b"]["spec"] == "builtin:wallhugger"
+    assert data["a"]["name"] == "Chaser" and data["b"]["spec"] == "builtin:random"
     assert data["elo"]["model"] == "pentanomial" and data["elo"]["elo"] == "inf"
     assert data["result"] == {"wins": 4, "draws": 0, "losses": 0}
     for pair in data["pairs"]:

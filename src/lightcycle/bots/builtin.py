@@ -40,11 +40,12 @@ def crash_move(view: View) -> MoveAnswer:
 
 
 class RandomBot(Bot):
-    """Moves at random: the floor of the ladder.
+    """Moves at random among its safe moves: the floor of the ladder.
 
-    Each turn it picks uniformly among the cells next to its head except the one it just
-    came from, without looking whether the cell is free, so it soon crashes into a wall or
-    a trail. Every bot that looks one step ahead beats it.
+    Each turn it picks uniformly among the free cells next to its head, so it never hits a
+    wall or a trail while it has a safe move; it only crashes when every neighbour is
+    taken. It never looks further than one step, so it wanders into pockets and cuts its
+    own space in two; every bot that plans even a little beats it.
     """
 
     name = "Random"
@@ -58,19 +59,19 @@ class RandomBot(Bot):
     def move(self, view: View) -> MoveAnswer:
         rng = self._rng or _rng(view, "random")
         self._rng = rng
-        back = _previous_cell(view)
-        options = [d for d in view.neighbours(view.me.head) if d != back]
-        return answer_for(view, rng.choice(options)) if options else crash_move(view)
+        safe = _choices(view)
+        return answer_for(view, rng.choice(safe)) if safe else crash_move(view)
 
 
 class WallHugger(Bot):
-    """Follows walls with the left-hand rule, the way a maze walker does.
+    """Hugs walls: takes the free cell that touches the most walls and its own trail.
 
-    It turns left when that cell is free, else goes straight, else turns right, so a wall
-    or trail stays on its left and it fills space in tight spirals. It looks one step
-    ahead only: it never checks where a move leads, so it follows a wall into a pocket as
-    readily as into open space. Its first move, and every move on a graph board (no left
-    there), is the free cell touching the most walls and trails.
+    Keeping close to walls and to its own trail fills space in tight rows and spirals
+    instead of cutting it in two, which is all it takes to outlast a random mover. It
+    looks two steps ahead only to skip a cell with no way on (a dead end) while it has
+    another move; it never counts the room a move leads into and ignores the opponent, so
+    a bot that comes after it takes the open space it leaves. Ties go to the first cell in
+    the board's neighbour order (north, east, south, west on grids).
     """
 
     name = "WallHugger"
@@ -79,18 +80,10 @@ class WallHugger(Bot):
         safe = _choices(view)
         if not safe:
             return crash_move(view)
-        g = view.grid
-        head = view.me.head
-        prev = _previous_cell(view)
-        came = g.heading_to(prev, head) if g is not None and prev is not None else None
-        if g is not None and came is not None:
-            for turn in (3, 0, 1):  # left, straight, right
-                d = g.move(head, Heading((came + turn) % 4))
-                if d in safe:
-                    return answer_for(view, d)
-        occ = view.state.occupied
+        safe = [d for d in safe if view.free_neighbours(d)] or safe
+        hug = view.state.board.walls | view.me.trail
         nbrs = view.topology.neighbours
-        return answer_for(view, max(safe, key=lambda d: sum((occ >> e) & 1 for e in nbrs[d])))
+        return answer_for(view, max(safe, key=lambda d: sum((hug >> e) & 1 for e in nbrs[d])))
 
 
 class Chaser(Bot):
@@ -98,7 +91,7 @@ class Chaser(Bot):
 
     It steps towards the closest opponent head as the crow flies (Manhattan distance on
     grids, wrapping on tori; free-path distance on graph boards, which have no
-    coordinates), closing the larger gap first. It does not find paths: a wall between
+    coordinates), closing the larger of the two gaps first. It does not find paths: a wall between
     them stops it until it slides around. It never steps onto a cell the opponent could
     also enter this turn (both would die) while it has another free move, and it avoids a
     cell with no way on, but it never counts the room a move leads into, so a fleeing
@@ -135,7 +128,7 @@ class Chaser(Bot):
                 dx, dy = abs(x - tx), abs(y - ty)
                 if g.wrap:
                     dx, dy = min(dx, g.width - dx), min(dy, g.height - dy)
-                best = min(best, (dx + dy, -max(dx, dy)))
+                best = min(best, (dx + dy, max(dx, dy)))
             return best
 
         return answer_for(view, min(calm, key=crow))
@@ -195,14 +188,6 @@ def _distance_to_any(view: View, start: int, targets: list[int]) -> int:
                     nxt.append(d)
         frontier = nxt
     return -1
-
-
-def _previous_cell(view: View) -> int | None:
-    """The cell ``me`` came from, if the trail shows a unique one."""
-    me = view.me
-    trail = me.trail
-    cands = [d for d in view.neighbours(me.head) if (trail >> d) & 1]
-    return cands[0] if len(cands) == 1 else None
 
 
 BUILTIN: dict[str, type[Bot]] = {
