@@ -145,3 +145,70 @@ def test_quiet_shortcut_agrees_with_the_full_pipeline(seed: int) -> None:
                 quiet_turns += all(c.alive for c in nxt.cycles) and nxt.outcome is None
                 s = nxt
     assert quiet_turns > 0
+
+
+def _reference_safe_moves(state, cycle):  # type: ignore[no-untyped-def]
+    """`safe_moves` from first principles: the legal plain steps into free cells."""
+    if not state.cycles[cycle].alive or state.outcome is not None:
+        return []
+    heads = state.board.topology.neighbours[state.cycles[cycle].head]
+    return [Move(cycle, d) for d in heads if state.is_free(d)]
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "torus", "ffa", "teams", "tron3d"])
+def test_safe_moves_match_first_principles_across_repeated_games(ruleset: str) -> None:
+    """The cached tables (made on a cell's second visit) give what first principles give,
+    in neighbour order, for every cycle of every state of many games on one board, and
+    every call returns a list of its own."""
+    spec = map_for(get_ruleset(ruleset))
+    for seed in range(6):  # later games revisit cells, so cached entries are used
+        rng = random.Random(seed)
+        s = new_game(ruleset, spec, seed=seed)
+        while s.outcome is None:
+            for c in s.cycles:
+                got = safe_moves(s, c.index)
+                assert got == _reference_safe_moves(s, c.index)
+                got.append(Move(c.index, -5))  # the caller's own list
+                assert safe_moves(s, c.index) == _reference_safe_moves(s, c.index)
+            s = step(s, random_moves(s, rng))
+
+
+def test_old_states_stay_valid_and_step_again_identically() -> None:
+    """`step` is pure: keeping an old state and stepping it again, or stepping it with
+    other moves, gives the same result as the first time; nothing is shared mutably."""
+    states = _random_game(5)
+    replays = []
+    rng = random.Random(5)
+    s = states[0]
+    while s.outcome is None:
+        moves = random_moves(s, rng)
+        replays.append((s, moves, step(s, moves)))
+        s = step(s, moves)
+    for before, moves, after in reversed(replays):
+        other = {i: safe_moves(before, i)[:1] or legal_moves(before, i)[:1] for i in moves}
+        step(before, {i: m[0] for i, m in other.items()})  # a different branch first
+        assert step(before, moves) == after
+        assert safe_moves(before, 0) == _reference_safe_moves(before, 0)
+
+
+def test_new_game_shares_the_set_up_but_not_the_seed() -> None:
+    a = new_game("classic", ARENA, seed=1)
+    b = new_game("classic", ARENA, seed=2)
+    assert (a.seed, b.seed) == (1, 2)
+    assert a._replace(seed=2) == b
+    named = new_game("classic", ARENA, seed=1, names=["x", "y"])
+    assert [t.name for t in named.teams] == ["x", "y"]
+    assert [t.name for t in new_game("classic", ARENA, seed=1).teams] == ["Player 1", "Player 2"]
+    with pytest.raises(RulesError, match="names given"):
+        new_game("classic", ARENA, names=["x"])
+
+
+def test_turn_limit_is_folded_into_the_quiet_plan() -> None:
+    """The last turn before a turn limit is played by the pipeline, so it ends the game."""
+    rs = get_ruleset("classic").with_settings(turn_limit=3)
+    s = new_game(rs, ARENA, seed=1)
+    rng = random.Random(1)
+    while s.outcome is None:
+        s = step(s, random_moves(s, rng))
+    assert s.turn <= 3
+    assert s.outcome.turn == s.turn

@@ -76,8 +76,8 @@ class Outcome:
     winner: int | None = field(init=False)
 
     def __post_init__(self) -> None:
-        firsts = [t for t, r in enumerate(self.ranks) if r == 1]
-        object.__setattr__(self, "winner", firsts[0] if len(firsts) == 1 else None)
+        ranks = self.ranks
+        object.__setattr__(self, "winner", ranks.index(1) if ranks.count(1) == 1 else None)
 
     @property
     def is_draw(self) -> bool:
@@ -87,4 +87,13 @@ class Outcome:
 
 def competition_ranks(keys: list[float]) -> tuple[int, ...]:
     """Rank by ``keys`` (higher is better), ties sharing a place: ``[9, 5, 5, 1] -> 1,2,2,4``."""
-    return tuple(1 + sum(1 for other in keys if other > k) for k in keys)
+    # plain loops: every game ends with a call, on lists of two to eight keys, where a
+    # generator per key costs more than the comparisons
+    ranks = []
+    for k in keys:
+        r = 1
+        for other in keys:
+            if other > k:
+                r += 1
+        ranks.append(r)
+    return tuple(ranks)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from typing import NamedTuple
 
 from lightcycle.core.bitset import from_cells
 from lightcycle.core.moves import Forfeit, Move
@@ -12,7 +12,14 @@ from lightcycle.core.topology import GridTopology
 from lightcycle.maps.spec import MapSpec
 from lightcycle.maps.starts import starts_for
 from lightcycle.rules.ruleset import RulesError, Ruleset
-from lightcycle.rules.stages import QUIET, QuietCheck, Stage, always_quiet, get_stage
+from lightcycle.rules.stages import (
+    QUIET,
+    QuietBefore,
+    QuietCheck,
+    Stage,
+    always_quiet,
+    get_stage,
+)
 from lightcycle.rules.turn import Turn
 from lightcycle.rules.variants import get_ruleset
 
@@ -21,84 +28,66 @@ class GameOverError(RulesError):
     """`step` was called on a finished game."""
 
 
-_PIPELINES: dict[
-    int, tuple[tuple[str, ...], tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]]
-] = {}
+_NEVER = 1 << 62
+"""A turn number no game reaches: the quiet limit of a ruleset whose stages set none."""
 
 
-def _pipeline_of(rs: Ruleset) -> tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]:
-    """`_pipeline` memoised by the identity of the stage tuple (no hashing per turn)."""
-    hit = _PIPELINES.get(id(rs.stages))
-    if hit is None or hit[0] is not rs.stages:
-        hit = (rs.stages, _pipeline(rs.stages))
-        _PIPELINES[id(rs.stages)] = hit
-    return hit[1]
+class _Plan(NamedTuple):
+    """What `step` needs of a ruleset every turn, worked out once per ruleset.
+
+    Attributes:
+        ruleset: the ruleset this plan is for (compared by identity on every turn).
+        stages: the stage functions, in order.
+        quiet_below: turns numbered below this may take the quiet shortcut (0: none
+            may), the `QuietBefore` limits of the stages folded into one integer.
+        checks: the other quiet checks, functions of the state before the turn.
+    """
+
+    ruleset: Ruleset
+    stages: tuple[Stage, ...]
+    quiet_below: int
+    checks: tuple[QuietCheck, ...]
 
 
-@cache
-def _pipeline(
-    stage_ids: tuple[str, ...],
-) -> tuple[tuple[Stage, ...], tuple[QuietCheck, ...] | None]:
-    """The stage functions of a ruleset, and its quiet-turn checks (``None``: never quiet)."""
-    stages = tuple(get_stage(s) for s in stage_ids)
-    checks = [QUIET[s] for s in stage_ids]
+_PLANS: dict[int, _Plan] = {}
+_last_plan: _Plan | None = None
+"""The plan used last: a game asks for the same ruleset every turn, so one identity
+comparison usually replaces the dictionary look-up (a cache only; `step` stays pure)."""
+
+
+def _plan_of(rs: object) -> _Plan:
+    """The `_Plan` of ``rs``, memoised by identity (rulesets are frozen)."""
+    global _last_plan
+    assert isinstance(rs, Ruleset)
+    plan = _PLANS.get(id(rs))
+    if plan is None or plan.ruleset is not rs:
+        if len(_PLANS) >= 256:  # `with_settings` makes rulesets freely: stay bounded
+            _PLANS.clear()
+        plan = _PLANS[id(rs)] = _make_plan(rs)
+    _last_plan = plan
+    return plan
+
+
+def _make_plan(rs: Ruleset) -> _Plan:
+    """Look the stages up and fold their quiet checks (a turn limit depends on settings,
+    so a plan belongs to one ruleset object, not to its stage list)."""
+    stages = tuple(get_stage(s) for s in rs.stages)
+    checks = [QUIET[s] for s in rs.stages]
     if any(c is None for c in checks):
-        return stages, None
-    return stages, tuple(c for c in checks if c is not None and c is not always_quiet)
+        return _Plan(rs, stages, 0, ())
+    below = _NEVER
+    others: list[QuietCheck] = []
+    for c in checks:
+        if isinstance(c, QuietBefore):
+            limit = c.limit(rs.settings)
+            if limit is not None:
+                below = min(below, limit)
+        elif c is not None and c is not always_quiet:
+            others.append(c)
+    return _Plan(rs, stages, below, tuple(others))
 
 
 _new = tuple.__new__
-
-
-def _quiet_step(
-    state: GameState, moves: Mapping[int, Move | Forfeit], cpu: tuple[int, ...]
-) -> GameState | None:
-    """Play a quiet turn directly, or return ``None`` if this turn is not quiet.
-
-    Quiet: every live cycle makes a plain one-step `Move` into a free cell and no two
-    destinations coincide (see `lightcycle.rules.stages.stage`). Then the only effect of
-    any quiet stage is that each cycle advances and extends its trail, which is what this
-    does, building the tuples directly because this is the hottest path of the engine.
-    """
-    occ = state.occupied
-    nbrs = state.board.topology.neighbours
-    cycles = list(state.cycles)
-    taken = 0
-    get = moves.get
-    for i, c in enumerate(cycles):
-        # positional fields: Cycle (index, team, head, trail, alive, death, name, ...),
-        # Move (cycle, to, jump, use_item); indexing is the fastest access to a named tuple
-        if not c[4]:
-            continue
-        m = get(i)
-        if type(m) is not Move or m[2] or m[3]:
-            return None
-        d = m[1]
-        if d < 0:
-            return None
-        bit = 1 << d
-        if (occ | taken) & bit or d not in nbrs[c[2]]:
-            return None
-        taken |= bit
-        cycles[i] = _new(
-            Cycle, (c[0], c[1], d, c[3] | bit, True, None, c[6], c[7], c[8], c[9], c[10])
-        )
-    return _new(
-        GameState,
-        (
-            state.ruleset,
-            state.board,
-            state.seed,
-            state.turn + 1,
-            state.teams,
-            tuple(cycles),
-            occ | taken,
-            state.scores,
-            state.items,
-            None,
-            cpu,
-        ),
-    )
 
 
 def _check_board(rs: Ruleset, spec: MapSpec) -> None:
@@ -129,6 +118,15 @@ def _check_board(rs: Ruleset, spec: MapSpec) -> None:
         )
 
 
+_SETUPS: dict[
+    tuple[int, int, int | None, tuple[str, ...] | None], tuple[object, object, GameState]
+] = {}
+"""Set-ups that do not depend on the seed (maps with their own starts), by the identity of
+the ruleset and map, the player count and the names. Everything in a set-up is immutable,
+so games on the same map share it; only the seed differs. Bounded: cleared when full."""
+_SETUPS_MAX = 256
+
+
 def new_game(
     ruleset: str | Ruleset,
     spec: MapSpec,
@@ -151,6 +149,27 @@ def new_game(
         MapError: when starts cannot be placed.
     """
     rs = get_ruleset(ruleset)
+    key = (id(rs), id(spec), players, None if names is None else tuple(names))
+    hit = _SETUPS.get(key)
+    if hit is not None and hit[0] is rs and hit[1] is spec:
+        first = hit[2]
+        return _new(GameState, (first[0], first[1], seed, *first[3:]))
+    state = _set_up(rs, spec, seed, players, names)
+    if spec.starts_of(len(state.teams)) is not None:  # the starts do not depend on the seed
+        if len(_SETUPS) >= _SETUPS_MAX:
+            _SETUPS.clear()
+        _SETUPS[key] = (rs, spec, state)
+    return state
+
+
+def _set_up(
+    rs: Ruleset,
+    spec: MapSpec,
+    seed: int,
+    players: int | None,
+    names: Sequence[str] | None,
+) -> GameState:
+    """`new_game` without the memo."""
     _check_board(rs, spec)
     if players is None:
         players = len(spec.starts) if spec.starts else rs.players[0]
@@ -219,26 +238,105 @@ def step(
     Raises:
         GameOverError: when the game is already over.
     """
-    if state.outcome is not None:
-        raise GameOverError(f"the game ended on turn {state.outcome.turn}; no more moves")
+    rs, board, seed, turn, teams, cycles, occ, scores, items, outcome, totals = state
+    if outcome is not None:
+        raise GameOverError(f"the game ended on turn {outcome.turn}; no more moves")
     if type(moves) is not dict and not isinstance(moves, Mapping):
         moves = {m.cycle: m for m in moves}
-    rs = state.ruleset
-    assert isinstance(rs, Ruleset)
-    totals = state.cpu
+    plan = _last_plan
+    if plan is None or plan[0] is not rs:
+        plan = _plan_of(rs)
     if cpu is not None:
-        if len(cpu) != len(state.teams) or any(t < 0 for t in cpu):
+        if len(cpu) != len(teams) or any(t < 0 for t in cpu):
             raise RulesError(f"cpu needs one count >= 0 per team, got {list(cpu)}")
-        totals = tuple(a + int(b) for a, b in zip(state.cpu, cpu, strict=True))
-    quiet = _pipeline_of(rs)[1]
-    if quiet is not None:
-        for check in quiet:
-            if not check(state):
-                break
+        totals = tuple(a + int(b) for a, b in zip(totals, cpu, strict=True))
+    if turn + 1 < plan[2] and (not plan[3] or all(check(state) for check in plan[3])):
+        # The quiet turn (see `lightcycle.rules.stages.stage`): every live cycle makes a
+        # plain one-step `Move` into a free cell and no two destinations coincide. Then
+        # the only effect of any quiet stage is that each cycle advances and extends its
+        # trail, which this does inline, building the tuples directly: it is the hottest
+        # path of the engine, and a helper call or a named-tuple constructor here costs
+        # as much as a check. Anything else falls through to the whole pipeline.
+        nbrs = board.topology.neighbours
+        get = moves.get
+        if len(cycles) == 2:  # the duel, unrolled: the hot path of every playout
+            a, b = cycles
+            ma = get(0)
+            mb = get(1)
+            # Cycle (index, team, head, trail, alive, ...), Move (cycle, to, jump, use_item)
+            if a[4] and b[4] and type(ma) is Move and type(mb) is Move:
+                da = ma[1]
+                db = mb[1]
+                if (
+                    da != db
+                    and da in nbrs[a[2]]
+                    and db in nbrs[b[2]]
+                    and not (ma[2] or ma[3] or mb[2] or mb[3])
+                ):
+                    ba = 1 << da
+                    bb = 1 << db
+                    both = ba | bb
+                    if not occ & both:
+                        a = _new(
+                            Cycle,
+                            (a[0], a[1], da, a[3] | ba, True, None, a[6], a[7], a[8], a[9], a[10]),
+                        )
+                        b = _new(
+                            Cycle,
+                            (b[0], b[1], db, b[3] | bb, True, None, b[6], b[7], b[8], b[9], b[10]),
+                        )
+                        return _new(
+                            GameState,
+                            (
+                                rs,
+                                board,
+                                seed,
+                                turn + 1,
+                                teams,
+                                (a, b),
+                                occ | both,
+                                scores,
+                                items,
+                                None,
+                                totals,
+                            ),
+                        )
+                return run_pipeline(state, moves, totals)
+        taken = 0
+        nxt = []
+        for i, c in enumerate(cycles):
+            if c[4]:
+                m = get(i)
+                if type(m) is not Move or m[2] or m[3]:
+                    break
+                d = m[1]
+                if d not in nbrs[c[2]]:
+                    break
+                bit = 1 << d
+                if (occ | taken) & bit:
+                    break
+                taken |= bit
+                c = _new(
+                    Cycle, (c[0], c[1], d, c[3] | bit, True, None, c[6], c[7], c[8], c[9], c[10])
+                )
+            nxt.append(c)
         else:
-            fast = _quiet_step(state, moves, totals)
-            if fast is not None:
-                return fast
+            return _new(
+                GameState,
+                (
+                    rs,
+                    board,
+                    seed,
+                    turn + 1,
+                    teams,
+                    tuple(nxt),
+                    occ | taken,
+                    scores,
+                    items,
+                    None,
+                    totals,
+                ),
+            )
     return run_pipeline(state, moves, totals)
 
 
@@ -255,8 +353,10 @@ def run_pipeline(
         cpu: the teams' CPU totals after this turn (default: unchanged).
     """
     rs = state.ruleset
-    assert isinstance(rs, Ruleset)
-    turn = Turn(state, moves, rs, cpu)
-    for fn in _pipeline_of(rs)[0]:
+    plan = _last_plan
+    if plan is None or plan[0] is not rs:
+        plan = _plan_of(rs)
+    turn = Turn(state, moves, plan[0], cpu)
+    for fn in plan[1]:
         fn(turn)
     return turn.freeze()

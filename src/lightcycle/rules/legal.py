@@ -57,58 +57,121 @@ def legal_moves(state: GameState, cycle: int) -> list[Move]:
     return out
 
 
-class _Tables:
-    """Per neighbour table: the free-neighbour windows and shared `Move` objects.
+_Entry = tuple[int, int, dict[int, tuple[Move, ...]], tuple[Move, ...]]
+"""One cycle on one cell with a window (see `lightcycle.rules.fast`): ``(lo, mask, table,
+moves)``. ``moves`` are the cycle's shared single-step `Move` objects from that cell, in
+neighbour order; ``table`` maps an occupancy pattern of the neighbours' bits
+(``(occupied >> lo) & mask``) to the free ones among them, filled as patterns occur."""
 
-    Moves are immutable, so handing out the same object every turn is safe and saves an
-    allocation per cycle per turn on the hottest path of every playout.
+
+class _Tables:
+    """Per neighbour table: the cells' windows, and per cycle its shared `Move` objects.
+
+    Moves are immutable, so handing out the same objects every turn is safe. ``rows``
+    holds one `Move` per cycle and destination. ``entries`` holds, per cycle and cell, an
+    `_Entry` (or ``False`` once the cell has been seen once): with it a call of
+    `safe_moves` is one shift, one mask, one dictionary look-up and a list copy. An entry
+    is made on a cycle's second visit to a cell only, because within a game a cycle never
+    comes back to a cell: a one-off visit (every visit, in a single long game of many
+    cycles) costs no more than reading the window and the row, while playouts repeated on
+    one board (search, benchmarks, tournaments) soon find every entry made.
     """
 
-    __slots__ = ("neighbours", "rows", "windows")
+    __slots__ = ("entries", "neighbours", "rows", "windows")
 
     def __init__(self, neighbours: tuple[tuple[int, ...], ...]) -> None:
         self.neighbours = neighbours
         self.windows = windows(neighbours)
+        self.entries: list[list[_Entry | bool | None]] = []
         self.rows: list[list[Move | None]] = []
 
-    def row(self, cycle: int) -> list[Move | None]:
+    def moves(self, cycle: int, cells: tuple[int, ...]) -> tuple[Move, ...]:
+        """The shared moves of ``cycle`` to ``cells``."""
         while len(self.rows) <= cycle:
+            self.entries.append([None] * len(self.neighbours))
             self.rows.append([None] * len(self.neighbours))
-        return self.rows[cycle]
+        row = self.rows[cycle]
+        out = []
+        for d in cells:
+            m = row[d]
+            if m is None:
+                m = row[d] = Move(cycle, d)
+            out.append(m)
+        return tuple(out)
+
+    def free(self, cycle: int, cell: int, occupied: int) -> list[Move]:
+        """`safe_moves` without a complete entry: read the window and the row, and on the
+        second visit to a cell with a window make the entry."""
+        if cycle >= len(self.rows):
+            self.moves(cycle, ())
+        row = self.rows[cycle]
+        w = self.windows[cell]
+        if w is None:
+            cells: tuple[int, ...] = tuple(
+                d for d in self.neighbours[cell] if not (occupied >> d) & 1
+            )
+        else:
+            cells = w[2][(occupied >> w[0]) & w[1]]
+        out = []
+        for d in cells:
+            m = row[d]
+            if m is None:
+                m = row[d] = Move(cycle, d)
+            out.append(m)
+        if w is not None:
+            entries = self.entries[cycle]
+            if entries[cell] is None:
+                entries[cell] = False
+            else:
+                moves = self.moves(cycle, self.neighbours[cell])
+                entries[cell] = (w[0], w[1], {(occupied >> w[0]) & w[1]: tuple(out)}, moves)
+        return out
 
 
 _TABLES: dict[int, _Tables] = {}
+_TABLES_MAX = 64
+_last_tables: tuple[object, _Tables] | None = None
+"""The board and tables used last: one identity test instead of three attribute loads
+and a dictionary look-up per call (a cache only: boards are immutable)."""
 
 
 def safe_moves(state: GameState, cycle: int) -> list[Move]:
     """The legal single-step moves of ``cycle`` into free cells (no wall, no trail).
 
     The hottest helper of every playout, so it does not ask whether the cycle moves this
-    turn at all: under turbo rounds (``tron3d``) check `moves_this_turn` first.
+    turn at all: under turbo rounds (``tron3d``) check `moves_this_turn` first. The list is
+    the caller's own; the `Move` objects in it are shared (they are immutable).
     """
+    global _last_tables
     c = state.cycles[cycle]
     if not c[4] or state.outcome is not None:  # c[4]: alive
         return []
-    nbrs = state.board.topology.neighbours
-    tables = _TABLES.get(id(nbrs))
-    if tables is None or tables.neighbours is not nbrs:
-        tables = _TABLES[id(nbrs)] = _Tables(nbrs)
-    head = c[2]
-    w = tables.windows[head]
-    if w is None:
-        occ = state.occupied
-        free: tuple[int, ...] = tuple(d for d in nbrs[head] if not (occ >> d) & 1)
+    board = state.board
+    last = _last_tables
+    if last is not None and last[0] is board:
+        tables = last[1]
     else:
-        free = w[2][(state.occupied >> w[0]) & w[1]]
-    rows = tables.rows
-    row = rows[cycle] if cycle < len(rows) else tables.row(cycle)
-    out = []
-    for d in free:
-        m = row[d]
-        if m is None:
-            m = row[d] = Move(cycle, d)
-        out.append(m)
-    return out
+        nbrs = board.topology.neighbours
+        found = _TABLES.get(id(nbrs))
+        if found is None or found.neighbours is not nbrs:
+            if len(_TABLES) >= _TABLES_MAX:
+                _TABLES.clear()
+            found = _TABLES[id(nbrs)] = _Tables(nbrs)
+        tables = found
+        _last_tables = (board, tables)
+    head = c[2]
+    try:
+        e = tables.entries[cycle][head]
+    except IndexError:
+        e = None
+    if type(e) is not tuple:  # None (never seen) or False (seen once)
+        return tables.free(cycle, head, state.occupied)
+    lo, mask, table, moves = e
+    pattern = (state.occupied >> lo) & mask
+    free = table.get(pattern)
+    if free is None:
+        free = table[pattern] = tuple(m for m in moves if not (pattern >> (m[1] - lo)) & 1)
+    return [*free]
 
 
 def read_answer(state: GameState, cycle: int, answer: object) -> Move:

@@ -14,6 +14,8 @@ from lightcycle.core.rng import Rng
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.rules.ruleset import Ruleset, Settings
 
+_new = tuple.__new__
+
 NO_MOVE = -2
 """``Turn.dest`` value of a cycle that does not move this turn (dead or forfeited)."""
 
@@ -76,14 +78,19 @@ class Turn:
         cycles = before.cycles
         n = len(cycles)
         self.dest = [NO_MOVE] * n
-        self.heads = [c.head for c in cycles]
-        self.trails = [c.trail for c in cycles]
-        self.alive = [c.alive for c in cycles]
-        self.deaths: list[Death | None] = [c.death for c in cycles]
-        self.jumps_left = [c.jumps_left for c in cycles]
-        self.held = [c.item for c in cycles]
-        self.ghost = [c.ghost for c in cycles]
-        self.turbo = [c.turbo for c in cycles]
+        # one transposition instead of a comprehension per field: every non-quiet turn
+        # builds a Turn, and the last turn of every game is one
+        _, _, heads, trails, alive, deaths, _, jumps, held, ghost, turbo = (
+            zip(*cycles, strict=True) if n else ((),) * len(Cycle._fields)
+        )
+        self.heads: list[int] = list(heads)
+        self.trails: list[int] = list(trails)
+        self.alive: list[bool] = list(alive)
+        self.deaths: list[Death | None] = list(deaths)
+        self.jumps_left: list[int] = list(jumps)
+        self.held: list[str | None] = list(held)
+        self.ghost: list[int] = list(ghost)
+        self.turbo: list[int] = list(turbo)
         self.occupied = before.occupied
         self.scores = list(before.scores)
         self.items = dict(before.items)
@@ -138,32 +145,38 @@ class Turn:
                 or c.ghost != ghost[i]
                 or c.turbo != turbo[i]
             ):
-                cycles[i] = Cycle(  # positional: several times faster than _replace
-                    c.index,
-                    c.team,
-                    heads[i],
-                    trails[i],
-                    alive[i],
-                    self.deaths[i],
-                    c.name,
-                    jumps[i],
-                    held[i],
-                    ghost[i],
-                    turbo[i],
+                cycles[i] = _new(  # no named-tuple constructor: several times faster
+                    Cycle,
+                    (
+                        c.index,
+                        c.team,
+                        heads[i],
+                        trails[i],
+                        alive[i],
+                        self.deaths[i],
+                        c.name,
+                        jumps[i],
+                        held[i],
+                        ghost[i],
+                        turbo[i],
+                    ),
                 )
         items = before.items
-        if dict(items) != self.items:
+        if (items or self.items) and dict(items) != self.items:
             items = tuple(sorted(self.items.items()))
-        return GameState(
-            before.ruleset,
-            before.board,
-            before.seed,
-            self.number,
-            before.teams,
-            tuple(cycles),
-            self.occupied,
-            tuple(self.scores),
-            items,
-            self.outcome,
-            self.cpu,
+        return _new(
+            GameState,
+            (
+                before.ruleset,
+                before.board,
+                before.seed,
+                self.number,
+                before.teams,
+                tuple(cycles),
+                self.occupied,
+                tuple(self.scores),
+                items,
+                self.outcome,
+                self.cpu,
+            ),
         )

@@ -7,8 +7,10 @@ engine looks them up here once per ruleset. Importing this package registers eve
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from lightcycle.core.state import GameState
+from lightcycle.rules.ruleset import Ruleset, Settings
 from lightcycle.rules.turn import Turn
 
 Stage = Callable[[Turn], None]
@@ -24,6 +26,26 @@ def always_quiet(state: GameState) -> bool:
     return True
 
 
+class QuietBefore:
+    """A quiet check that only compares the turn number with a limit taken from the settings.
+
+    The stage is quiet on every turn numbered below ``limit(settings)`` (on every turn when
+    that is ``None``). Declaring it as data rather than as an arbitrary function of the
+    state lets `step` fold it into one integer per ruleset, compared inline on the hot path
+    instead of calling a function every turn. It is still a `QuietCheck`.
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: Callable[[Settings], int | None]) -> None:
+        self.limit = limit
+
+    def __call__(self, state: GameState) -> bool:
+        """Whether the turn about to be played (``state.turn + 1``) is below the limit."""
+        limit = self.limit(cast(Ruleset, state.ruleset).settings)
+        return limit is None or state.turn + 1 < limit
+
+
 def stage(stage_id: str, quiet: bool | QuietCheck = False) -> Callable[[Stage], Stage]:
     """Register a stage function under ``stage_id`` (``phase.variant``).
 
@@ -36,7 +58,8 @@ def stage(stage_id: str, quiet: bool | QuietCheck = False) -> Callable[[Stage], 
             are quiet, so when every stage of a ruleset says so, `step` applies that
             effect directly instead of running the pipeline. ``True`` states it always;
             a function of the state before the turn states it for that turn only (e.g.
-            a turn limit is quiet except on its last turn). Tests check that the shortcut
+            a turn limit is quiet except on its last turn; a `QuietBefore` says the same
+            as data, which `step` checks without a call). Tests check that the shortcut
             and the pipeline agree on every registered ruleset.
     """
 
@@ -71,6 +94,7 @@ from lightcycle.rules.stages import collision, game_over, items, movement, trail
 __all__ = [
     "QUIET",
     "STAGES",
+    "QuietBefore",
     "QuietCheck",
     "Stage",
     "always_quiet",

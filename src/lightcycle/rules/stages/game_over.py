@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from lightcycle.core.moves import Outcome, competition_ranks
-from lightcycle.core.state import GameState
-from lightcycle.rules.ruleset import Ruleset
-from lightcycle.rules.stages import stage
+from lightcycle.rules.ruleset import Settings
+from lightcycle.rules.stages import QuietBefore, stage
 from lightcycle.rules.turn import Turn
 
 
@@ -19,10 +16,11 @@ def _team_alive(turn: Turn) -> list[bool]:
     return alive
 
 
-def _death_turns(turn: Turn) -> list[float]:
-    """Per team, the turn its last cycle died (infinity while alive)."""
+def _death_turns(turn: Turn, alive: list[bool] | None = None) -> list[float]:
+    """Per team, the turn its last cycle died (infinity while alive, as ``alive`` says)."""
     last = [0.0] * len(turn.before.teams)
-    alive = _team_alive(turn)
+    if alive is None:
+        alive = _team_alive(turn)
     for i, c in enumerate(turn.before.cycles):
         d = turn.deaths[i]
         if d is not None:
@@ -37,9 +35,12 @@ def last_standing(turn: Turn) -> None:
     Teams are ranked by the turn their last cycle died, later is better; teams that died on
     the same turn share a place, so two teams dying together at the end is a draw.
     """
-    if turn.outcome is not None or sum(_team_alive(turn)) > 1:
+    if turn.outcome is not None:
         return
-    ranks = competition_ranks(_death_turns(turn))
+    alive = _team_alive(turn)
+    if sum(alive) > 1:
+        return
+    ranks = competition_ranks(_death_turns(turn, alive))
     firsts = sum(1 for r in ranks if r == 1)
     reason = (
         "last team standing" if firsts == 1 else "every remaining team crashed on the same turn"
@@ -47,12 +48,11 @@ def last_standing(turn: Turn) -> None:
     turn.outcome = Outcome(ranks=ranks, reason=reason, turn=turn.number)
 
 
-def _limit_not_reached(state: GameState) -> bool:
-    limit = cast(Ruleset, state.ruleset).settings.turn_limit
-    return limit is None or state.turn + 1 < limit
+def _turn_limit(settings: Settings) -> int | None:
+    return settings.turn_limit
 
 
-@stage("game_over.turn_limit", quiet=_limit_not_reached)
+@stage("game_over.turn_limit", quiet=QuietBefore(_turn_limit))
 def turn_limit(turn: Turn) -> None:
     """With ``settings.turn_limit`` set, the game ends after that many turns.
 
