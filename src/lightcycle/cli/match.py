@@ -61,6 +61,23 @@ def match(
     isolate: Annotated[
         str, typer.Option(help="auto: own PID namespace where possible; pidns: required; none.")
     ] = "auto",
+    spares: Annotated[
+        int,
+        typer.Option(
+            help="Processes started ahead, while a game plays, for each program that gets a "
+            "new process per game (0: start each when its game begins).",
+            min=0,
+            max=8,
+        ),
+    ] = 1,
+    reuse_processes: Annotated[
+        bool,
+        typer.Option(
+            "--reuse-processes/--no-reuse-processes",
+            help="Keep tron2010 programs' processes from game to game. Only for bots that "
+            "keep no state between turns: the protocol cannot say that a new game begins.",
+        ),
+    ] = False,
     param: Annotated[
         list[str],
         typer.Option(help="Extra KEY=VALUE parameter announced to aichallenge/jsonl bots."),
@@ -85,7 +102,7 @@ def match(
     with user_errors():
         if len(bot) < 2:
             raise typer.BadParameter("give at least two --bot options, e.g. --bot builtin:random")
-        specs = [parse_bot_spec(b, protocol) for b in bot]
+        specs = [parse_bot_spec(b, protocol, reuse=reuse_processes) for b in bot]
         maps = [get_map(m) for m in map]
         rs = get_ruleset(ruleset) if ruleset else default_ruleset(maps[0], len(specs))
         if turn_limit is not None:
@@ -137,6 +154,7 @@ def match(
                 out_dir=out_dir,
                 on_game=on_game,
                 extra_params=tuple(extra),
+                spares=spares,
             )
         console.print(results_table(result))
         console.print(f"replays, logs and results.json in {out_dir}/", highlight=False)

@@ -80,6 +80,10 @@ class Codec:
     Attributes:
         name: the protocol's name (``tron2010``, ``aichallenge``, ``sexp``, ``jsonl``).
         multi_game: whether one bot process may play several games in a row.
+        reusable: whether a process may play several games in a row when the bot's
+            author says the bot keeps no state between turns (``reuse``): the protocol
+            sends the whole game every turn but has no message that starts a game, so
+            only a stateless bot can tell nothing from the change.
         hello: whether the bot speaks first (the Scheme protocol: its name).
         wants_ready: whether the bot must acknowledge `start` before the first turn.
         max_reply: the most bytes a reply may take before it is refused.
@@ -87,6 +91,7 @@ class Codec:
 
     name: ClassVar[str] = "?"
     multi_game: ClassVar[bool] = False
+    reusable: ClassVar[bool] = False
     hello: ClassVar[bool] = False
     wants_ready: ClassVar[bool] = False
     max_reply: ClassVar[int] = 4096

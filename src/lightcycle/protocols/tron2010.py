@@ -35,6 +35,7 @@ class Tron2010(Codec):
 
     name = "tron2010"
     summary = "2010 AI challenge: whole ASCII map each turn, answer 1-4"
+    reusable = True  # every turn is the whole map: a stateless bot can go on to a new game
     max_reply = 4096
 
     def __init__(self, seat: int) -> None:

@@ -42,10 +42,15 @@ class SeatRecord:
         player: who sat here.
         clock: the seat's time account.
         verdict: the first verdict other than ``ok`` (``ok`` if none).
-        cpu: CPU seconds of the bot's process tree (programs with a CPU budget).
+        cpu: CPU seconds the bot's process tree used in this game (programs with a CPU
+            budget).
+        cpu_base: the process tree's CPU reading (seconds) when this game began: 0 for
+            a process new to this game (its start-up counts, whether it was started for
+            the game or as a spare ahead of it), its reading so far for a process kept
+            from earlier games (their CPU does not count again).
         cpu_mark: the CPU reading (seconds) at the end of the seat's last turn, for
             rulesets that are handed each turn's CPU time.
-        fresh_process: whether this game started a new process.
+        fresh_process: whether this game took a new process.
         failed: whether a verdict took the whole seat out of the game.
         info: what an in-process bot reported about the game (`Bot.report`), such as
             its mean search depth.
@@ -55,6 +60,7 @@ class SeatRecord:
     clock: Clock
     verdict: Verdict = OK
     cpu: float = 0.0
+    cpu_base: float = 0.0
     cpu_mark: float = 0.0
     fresh_process: bool = False
     failed: bool = False
@@ -190,9 +196,13 @@ class Game:
             proc, fresh = player.ensure_process(f"{self.log_prefix}-seat{seat + 1}.log")
             rec = self.records[seat]
             rec.fresh_process = fresh
-            if self.measure_cpu:
-                rec.cpu_mark = proc.cpu_time()
+            # a spare's start-up CPU counts, as it would had the game started the process
+            if not fresh and (self.measure_cpu or self.controls[seat].cpu is not None):
+                rec.cpu_base = proc.cpu_time()  # reads /proc: only when CPU is measured
+            rec.cpu_mark = rec.cpu_base
             w = _Wire(seat, proc, player.protocol(seat), rec)
+            if not fresh:  # what it wrote after its last reply counts as written ahead
+                w.buf += player.take_leftover()
             self.wires[seat] = w
             self.sel.register(proc.stdout_fd, selectors.EVENT_READ, w)
         greeting = [w for w in self.wires.values() if w.codec.hello and w.record.fresh_process]
@@ -362,7 +372,7 @@ class Game:
                     w.record.cpu_mark = now_cpu
                 control = w.record.clock.control
                 if w.healthy and control.cpu is not None:
-                    w.record.cpu = w.proc.cpu_time()
+                    w.record.cpu = w.proc.cpu_time() - w.record.cpu_base
                     if w.record.clock.cpu_exceeded(w.record.cpu):
                         self._fail(
                             w.seat,
@@ -423,7 +433,9 @@ class Game:
             assert isinstance(player, ProgramPlayer)
             if w.healthy and self.state.outcome is not None:
                 w.proc.send(w.codec.end(self.state))
-            if not (w.healthy and w.codec.multi_game):
+            if w.healthy and player.reuses and self.state.outcome is not None:
+                player.keep(bytes(w.buf))
+            else:  # ended in the background: the next game need not wait for it
                 player.stop(grace=0.05 if w.healthy else 0.0)
         self.sel.close()
 

@@ -4,6 +4,11 @@ Seats can swap from game to game, so neither bot keeps the better start; bot pro
 are kept running between games where their protocol allows; every game's replay and every
 bot's stderr log go to the output folder; the result is a per-bot table of wins, losses,
 draws, forfeits and move times.
+
+A program that needs a new process per game has the next one started while a game plays
+(``spares``) and its finished ones ended in the background, so a series of short games
+is not mostly process start-up; all of them are killed and reaped when the match ends,
+however it ends.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ from lightcycle.referee.players import (
 )
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
+
+DEFAULT_SPARES = 1
+"""Processes a program is started ahead by default: one is enough once a game lasts longer
+than a start (a few ms for a compiled bot, 30-40 ms for Python); more only help on a
+machine with idle cores, since starting is CPU work."""
 
 
 @dataclass
@@ -129,6 +139,7 @@ def run_match(
     out_dir: Path | None = None,
     on_game: Callable[[int, GameRecord], None] | None = None,
     extra_params: tuple[tuple[str, str], ...] = (),
+    spares: int = DEFAULT_SPARES,
 ) -> MatchResult:
     """Play ``games`` games and tally them.
 
@@ -150,12 +161,14 @@ def run_match(
             ``results.json`` go (``None``: nothing written).
         on_game: called after each game (progress display).
         extra_params: more parameters announced by protocols with a parameter list.
+        spares: processes started ahead for each program that needs a new one per game
+            (0: start each when its game begins; see `ProgramPlayer`).
     """
     t0 = time.perf_counter()
     control = control if control is not None else TimeControl.for_ruleset(ruleset.clock)
     limits = limits if limits is not None else Limits()
     log_dir = out_dir / "logs" if out_dir is not None else None
-    players: list[Player] = [make_player(s, limits, log_dir) for s in specs]
+    players: list[Player] = [make_player(s, limits, log_dir, spares) for s in specs]
     names = unique_names([p.name for p in players])
     for p, n in zip(players, names, strict=True):
         p.name = n
@@ -202,8 +215,7 @@ def run_match(
             if on_game is not None:
                 on_game(i, record)
     finally:
-        for p in players:
-            p.shutdown()
+        _shutdown_all(players)
     for b, p in enumerate(players):
         if isinstance(p, ProgramPlayer):
             stats[b].starts = p.starts
@@ -214,6 +226,21 @@ def run_match(
         tmp.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, out_dir / "results.json")
     return result
+
+
+def _shutdown_all(players: Sequence[Player]) -> None:
+    """Shut every player down (spares killed, everything reaped), even if one raises.
+
+    A Ctrl-C during one player's clean-up must not leave the others' processes running.
+    """
+    error: BaseException | None = None
+    for p in players:
+        try:
+            p.shutdown()
+        except BaseException as exc:  # re-raised once all are down
+            error = error or exc
+    if error is not None:
+        raise error
 
 
 def _tally(stats: list[BotStats], order: list[int], record: GameRecord) -> None:

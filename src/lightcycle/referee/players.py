@@ -13,7 +13,10 @@ A spec on the command line is one of:
   shared library and run in a host process that speaks ``jsonl`` (docs/cteam.md).
 
 A program is started once and kept for every turn of a game, and for every game of a
-match where its protocol allows (``jsonl``).
+match where its protocol allows (``jsonl``) or where its author says it may (``reuse``, for
+a stateless ``tron2010`` bot). Otherwise each game gets a new process; a `ProgramPlayer`
+with spares has the next one started while a game plays and ends finished ones in the
+background (`lightcycle.sandbox.SparePool`), so games do not wait for process start-up.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from lightcycle.bots.registry import make_bot
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec
 from lightcycle.referee.clock import TimeControl
-from lightcycle.sandbox import BotProcess, Limits
+from lightcycle.sandbox import BotProcess, Limits, SparePool
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,9 @@ class BotSpec:
         cwd: the program's working directory.
         time: time-control overrides from a bot file.
         memory: the program's memory limit in bytes (``None``: the match default).
+        reuse: keep the process from game to game although the protocol cannot say that
+            a new game begins (only protocols whose codec is ``reusable``: ``tron2010``);
+            the bot's author vouches that the bot keeps no state between turns.
     """
 
     text: str
@@ -56,14 +62,18 @@ class BotSpec:
     cwd: Path | None = None
     time: dict[str, Any] = field(default_factory=dict)
     memory: int | None = None
+    reuse: bool = False
 
 
-def parse_bot_spec(text: str, protocol: str | None = None) -> BotSpec:
+def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) -> BotSpec:
     """Read a bot spec (see the module docstring).
 
     Args:
         text: the spec.
         protocol: the protocol of ``cmd:`` bots (``--protocol``).
+        reuse: keep program bots' processes from game to game (``--reuse-processes``);
+            refused for a protocol that cannot allow it. A bot file's own ``reuse`` key
+            wins over it.
 
     Raises:
         BotError: naming what is wrong and the accepted forms.
@@ -90,9 +100,11 @@ def parse_bot_spec(text: str, protocol: str | None = None) -> BotSpec:
                 f"{text!r} needs a protocol: add --protocol tron2010|aichallenge|sexp|jsonl"
             )
         _check_protocol(protocol, text)
-        return BotSpec(text=t, kind="program", command=argv, protocol=protocol)
+        if reuse:
+            _check_reuse(protocol, text)
+        return BotSpec(text=t, kind="program", command=argv, protocol=protocol, reuse=reuse)
     if t.endswith(".toml") or t.startswith("toml:"):
-        return read_bot_file(Path(t.removeprefix("toml:")), protocol)
+        return read_bot_file(Path(t.removeprefix("toml:")), protocol, reuse)
     make_bot(t)  # raises BotError with the accepted forms
     return BotSpec(text=t, kind="inproc")
 
@@ -104,13 +116,27 @@ def _check_protocol(protocol: str, where: str) -> None:
         raise BotError(f"{where}: {exc}") from None
 
 
-def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
+def _check_reuse(protocol: str, where: str) -> None:
+    """Refuse ``reuse`` for a protocol whose bots cannot play two games in one process."""
+    codec = get_protocol(protocol)
+    if codec.multi_game or codec.reusable:
+        return
+    raise BotError(
+        f"{where}: {codec.name} bots cannot play two games in one process (the protocol "
+        "sends only positions, so a bot must remember the trails, and the bot stops at the "
+        "end of a game); reuse is for stateless tron2010 bots, and jsonl bots are always "
+        "kept"
+    )
+
+
+def read_bot_file(path: Path, protocol: str | None = None, reuse: bool = False) -> BotSpec:
     """Read a TOML bot file.
 
     Keys: ``command`` (a string or a list, required), ``protocol`` (default: the match's
     ``--protocol``), ``name``, ``cwd`` (relative to the file; default the file's folder),
-    ``memory_mb``, and a ``[time]`` table (``move``, ``first_move``, ``bank``,
-    ``average``, ``cpu`` in seconds).
+    ``memory_mb``, ``reuse`` (true: keep the process from game to game, for a stateless
+    ``tron2010`` bot; default: the match's ``--reuse-processes``), and a ``[time]`` table
+    (``move``, ``first_move``, ``bank``, ``average``, ``cpu`` in seconds).
 
     Raises:
         BotError: naming the file and the key that is wrong.
@@ -121,7 +147,7 @@ def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise BotError(f"{path}: not valid TOML: {exc}") from None
-    known = {"command", "protocol", "name", "cwd", "memory_mb", "time"}
+    known = {"command", "protocol", "name", "cwd", "memory_mb", "reuse", "time"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise BotError(
@@ -174,6 +200,11 @@ def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
         not isinstance(memory, int) or isinstance(memory, bool) or memory <= 0
     ):
         raise BotError(f'{path}: "memory_mb" must be a positive integer')
+    keep = data.get("reuse", reuse)
+    if not isinstance(keep, bool):
+        raise BotError(f'{path}: "reuse" must be true or false')
+    if keep:
+        _check_reuse(proto, str(path))
     return BotSpec(
         text=str(path),
         kind="program",
@@ -183,6 +214,7 @@ def read_bot_file(path: Path, protocol: str | None = None) -> BotSpec:
         cwd=cwd,
         time={k: float(v) for k, v in timing.items()},
         memory=memory * (1 << 20) if memory is not None else None,
+        reuse=keep,
     )
 
 
@@ -214,14 +246,36 @@ class InProcessPlayer(Player):
 class ProgramPlayer(Player):
     """A bot program; its process is kept between games where the protocol allows.
 
+    Where a game needs a new process, ``spares`` processes are started ahead, while the
+    current game plays, and a finished game's process is ended in the background: the
+    next game takes a process whose start-up is already done, and never waits for the
+    last one to exit. A spare is the same sandboxed `BotProcess` a game would start; it
+    gets its log file when a game takes it. `shutdown` kills unused spares and reaps
+    everything, so nothing survives the match.
+
+    Args:
+        spec: the bot.
+        limits: process limits (a bot file's ``memory_mb`` overrides the memory).
+        log_dir: where the per-game stderr logs go (``None``: not written).
+        spares: processes kept started ahead (0: start each when a game needs it). Not
+            used for a process that is kept from game to game.
+
     Attributes:
         protocol: the codec class of its protocol.
+        reuses: whether one process plays game after game (``jsonl``, or ``reuse``).
         process: the running process, if any.
-        starts: how many times a process was started (reuse keeps this low).
-        startup_seconds: wall time the referee spent starting and stopping processes.
+        starts: how many processes games have taken (reuse keeps this low).
+        startup_seconds: wall time the referee's game loop spent starting and stopping
+            processes (waiting for a spare or a start, handing one to the reaper, and
+            the final clean-up at `shutdown`).
+        background_seconds: time the pool's threads spent starting and ending
+            processes, overlapped with the games (known after `shutdown`).
+        spares_unused: spares started but killed unused at `shutdown`.
     """
 
-    def __init__(self, spec: BotSpec, limits: Limits, log_dir: Path | None) -> None:
+    def __init__(
+        self, spec: BotSpec, limits: Limits, log_dir: Path | None, spares: int = 0
+    ) -> None:
         super().__init__(spec)
         assert spec.protocol is not None
         self.protocol: type[Codec] = get_protocol(spec.protocol)
@@ -236,13 +290,26 @@ class ProgramPlayer(Player):
             )
         )
         self.log_dir = log_dir
+        self.reuses = self.protocol.multi_game or (spec.reuse and self.protocol.reusable)
+        self.spares = 0 if self.reuses else spares
         self.process: BotProcess | None = None
+        self.leftover = b""
         self.starts = 0
         self.startup_seconds = 0.0
+        self.background_seconds = 0.0
+        self.spares_unused = 0
+        self.pool: SparePool | None = None
         self.name = spec.name or program_name(spec.command, spec.cwd)
 
+    def _start(self) -> BotProcess:
+        return BotProcess(self.spec.command, cwd=self.spec.cwd, limits=self.limits)
+
     def ensure_process(self, log_name: str) -> tuple[BotProcess, bool]:
-        """The running process, starting one if needed; and whether it is new."""
+        """The running process, taking a new one if needed; and whether it is new.
+
+        A kept process comes with the output it wrote after its last reply
+        (`take_leftover`), which its next game judges like any output written ahead.
+        """
         if (
             self.process is not None
             and self.process.poll() is None
@@ -250,25 +317,54 @@ class ProgramPlayer(Player):
         ):
             return self.process, False
         self.stop()
-        log = self.log_dir / log_name if self.log_dir is not None else None
-        t0 = time.perf_counter()
-        self.process = BotProcess(
-            self.spec.command, cwd=self.spec.cwd, log_path=log, limits=self.limits
-        )
-        self.startup_seconds += time.perf_counter() - t0
+        if self.pool is None:
+            self.pool = SparePool(self._start, self.spares)
+        before = self.pool.waited
+        try:
+            proc = self.pool.take()
+        finally:
+            self.startup_seconds += self.pool.waited - before
+        proc.log_path = self.log_dir / log_name if self.log_dir is not None else None
+        self.process = proc
+        self.leftover = b""
         self.starts += 1
-        return self.process, True
+        return proc, True
+
+    def keep(self, leftover: bytes) -> None:
+        """Keep the process for the next game, with what it wrote after its last reply."""
+        self.leftover = leftover
+
+    def take_leftover(self) -> bytes:
+        """What the kept process wrote after its last reply in the previous game."""
+        out, self.leftover = self.leftover, b""
+        return out
 
     def stop(self, grace: float = 0.0) -> None:
-        """End the current process, if any (its stderr tail goes to its log)."""
-        if self.process is not None:
+        """End the current process, if any, in the background (its stderr tail goes to
+        its log once it is gone)."""
+        if self.process is None:
+            return
+        proc, self.process = self.process, None
+        self.leftover = b""
+        if self.pool is None:
             t0 = time.perf_counter()
-            self.process.close(grace=grace)
+            proc.close(grace=grace)
             self.startup_seconds += time.perf_counter() - t0
-            self.process = None
+            return
+        before = self.pool.waited
+        self.pool.retire(proc, grace)
+        self.startup_seconds += self.pool.waited - before
 
     def shutdown(self) -> None:
+        """Stop the process, kill unused spares and wait until every process is reaped."""
         self.stop(grace=0.2)
+        if self.pool is not None:
+            before = self.pool.waited
+            self.pool.close()
+            self.startup_seconds += self.pool.waited - before
+            self.background_seconds += self.pool.background
+            self.spares_unused += self.pool.unused
+            self.pool = None
 
 
 def program_name(argv: tuple[str, ...], cwd: Path | None = None) -> str:
@@ -293,8 +389,8 @@ def unique_names(names: list[str]) -> list[str]:
     return out
 
 
-def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None) -> Player:
-    """The player for ``spec``."""
+def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None, spares: int = 0) -> Player:
+    """The player for ``spec`` (``spares``: see `ProgramPlayer`)."""
     if spec.kind == "program":
-        return ProgramPlayer(spec, limits, log_dir)
+        return ProgramPlayer(spec, limits, log_dir, spares)
     return InProcessPlayer(spec)

@@ -3,9 +3,12 @@
 The sandbox knows processes, not games: `BotProcess` starts a command in its own session
 (and, where the system allows, its own PID namespace), feeds its stdin without ever
 blocking, drains its stderr into a bounded tail, measures the CPU time of its whole
-process tree, and kills that whole tree.
+process tree, and kills that whole tree. `SparePool` starts a command's next process
+while the current one plays and ends finished ones in the background, so a series of short
+games does not wait for process start-up.
 """
 
+from lightcycle.sandbox.pool import MAX_SPARES, SparePool
 from lightcycle.sandbox.process import BotProcess, Limits, SandboxError
 
-__all__ = ["BotProcess", "Limits", "SandboxError"]
+__all__ = ["MAX_SPARES", "BotProcess", "Limits", "SandboxError", "SparePool"]
