@@ -7,9 +7,11 @@ rounds: 56 games a round), measured in the same run, ``--repeats`` times interle
   players kept between games, as a pool worker keeps them): no schedule, no database,
   no ratings, no replay files. The baseline.
 - ``runner -j1``: `run_tournament` with one worker (in this process): schedule, play,
-  write the replay, rate, commit to SQLite (WAL) in one transaction per match.
-- ``runner -j2`` and ``runner -jN`` (N = all cores): the same with a process pool;
-  the pool's start-up (spawning the workers, importing lightcycle) is part of the time.
+  write the replay, rate, commit to SQLite (WAL), each match with its rating updates
+  (the matches finished at one moment share a transaction).
+- ``runner -j2`` and ``runner -jN`` (N = all cores): the same with a process pool, the
+  matches sent in batches; the pool's start-up (spawning the workers, importing
+  lightcycle) is part of the time.
 
 Two sets of bots: eight instant built-in bots (in-process), and eight subprocess bots
 (the Python starter of ``examples/jsonl``, a process kept per worker and bot between
@@ -29,6 +31,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import pickle
 import resource
 import shutil
 import statistics
@@ -141,6 +144,42 @@ def timed(fn: Any, *args: Any) -> tuple[float, float, list[tuple[int, ...]]]:
     return seconds, cpu_seconds() - c0, ranks
 
 
+def fresh_map_cost(plan: Plan, pairings: list[Any]) -> float:
+    """CPU seconds a game costs more on a map unpickled for it than on a map kept.
+
+    Before batches, every task carried its own pickled map, so a worker played each game
+    on a new map object and rebuilt the tables bots and rules cache per board; a worker
+    now keeps one copy per run. Interleaved, best of three, to tame a busy machine.
+    """
+    cache = PlayerCache()
+
+    def games(fresh: bool) -> float:
+        t0 = time.process_time()
+        for p in pairings:
+            spec, rs = plan.maps[p.map], plan.rulesets[p.map]
+            if fresh:
+                spec, rs = pickle.loads(pickle.dumps((spec, rs)))
+            seats = []
+            for e in p.seats:
+                ent = plan.entrants[e]
+                player = cache.get(ent.name, ent.spec, plan.limits, None)
+                player.name = ent.name
+                seats.append(player)
+            controls = [plan.controls[e][p.map] for e in p.seats]
+            play_game(seats, spec, rs, seed=p.seed, controls=controls)
+        return (time.process_time() - t0) / len(pairings)
+
+    try:
+        games(False)  # warm up
+        kept, fresh = [], []
+        for _ in range(3):
+            kept.append(games(False))
+            fresh.append(games(True))
+    finally:
+        cache.shutdown()
+    return min(fresh) - min(kept)
+
+
 def parts(plan: Plan, samples: int = 200) -> dict[str, float]:
     """Seconds per match of the runner's own work, each part timed alone."""
     pairings = plan.format.schedule({}).pairings[:samples]
@@ -151,6 +190,7 @@ def parts(plan: Plan, samples: int = 200) -> dict[str, float]:
     record = play_game(seats, plan.maps[p0.map], plan.rulesets[p0.map], seed=p0.seed)
     cache.shutdown()
     out: dict[str, float] = {}
+    out["a fresh copy of the map per game (CPU)"] = fresh_map_cost(plan, pairings[:40])
     folder = Path(tempfile.mkdtemp(prefix="lc-bench-parts-"))
     try:
         t0 = time.perf_counter()
@@ -201,10 +241,16 @@ def parts(plan: Plan, samples: int = 200) -> dict[str, float]:
             res = match_result(m.key, m.seats, record, f"replays/{m.key}.json")
             ups = book.rate([(plan.entrants[s.entrant].name, s.rank) for s in res.seats])
             prepared.append((m, res, ups))
+        half = len(prepared) // 2
         t0 = time.perf_counter()
-        for m, res, ups in prepared:
+        for m, res, ups in prepared[:half]:
             store.record(tid, m, res, ups, ids)
-        out["commit (SQLite)"] = (time.perf_counter() - t0) / len(prepared)
+        out["commit (SQLite), 1 match per transaction"] = (time.perf_counter() - t0) / half
+        rest = prepared[half:]
+        t0 = time.perf_counter()
+        for i in range(0, len(rest), 16):
+            store.record_many(tid, rest[i : i + 16], ids)
+        out["commit (SQLite), 16 per transaction"] = (time.perf_counter() - t0) / len(rest)
         store.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

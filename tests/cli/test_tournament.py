@@ -50,7 +50,7 @@ def test_run_prints_standings_and_resumes(played: Path) -> None:
     r = runner.invoke(app, ["tournament", "run", str(played), "-j", "1"])
     assert r.exit_code == 0, r.output
     text = flat(r.output)
-    assert "0 games played now, 6 matches were already stored (6 in all" in text
+    assert "Nothing left to play: all 6 matches were already stored." in text
     for word in ("Random", "WallHugger", "Chase", "Elo", "pts"):
         assert word in r.output
     assert (played.parent / "cli" / "tournament.db").is_file()
@@ -103,7 +103,7 @@ def test_check_finds_a_split_commit_and_repairs_it(played: Path) -> None:
     r = runner.invoke(app, ["tournament", "check", str(played), "--repair"])
     assert r.exit_code == 0 and "deleted 3 results" in flat(r.output)
     r = runner.invoke(app, ["tournament", "run", str(played), "-j", "1"])
-    assert r.exit_code == 0 and "3 games played now" in flat(r.output)
+    assert r.exit_code == 0 and "3 games played by this run" in flat(r.output)
     assert runner.invoke(app, ["tournament", "check", str(played)]).exit_code == 0
 
 
@@ -157,3 +157,24 @@ def test_python_dash_m_knows_every_command() -> None:
         timeout=60,
     )
     assert r.returncode == 0, r.stderr
+
+
+def test_report_and_check_before_the_first_run_leave_nothing_behind(tmp_path: Path) -> None:
+    path = tmp_path / "fresh.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    for command in ("report", "check"):
+        r = runner.invoke(app, ["tournament", command, str(path)])
+        assert r.exit_code == 2 and "has not been run yet" in flat(r.output), r.output
+        assert f"lightcycle tournament run {path}" in flat(r.output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.toml"]  # no empty database
+
+
+def test_run_on_a_folder_asks_for_the_file(played: Path) -> None:
+    r = runner.invoke(app, ["tournament", "run", str(played.parent / "cli")])
+    assert r.exit_code == 2 and "is a folder: give the tournament file" in flat(r.output)
+
+
+def test_the_crosstable_numbers_its_columns(played: Path) -> None:
+    r = runner.invoke(app, ["tournament", "report", str(played)])
+    assert r.exit_code == 0, r.output
+    assert "columns: the bots by their row number" in flat(r.output)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from lightcycle.referee.players import make_player
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.config import TournamentError, load_config
+from lightcycle.tournament.config import TournamentError, load_config, toml_error
+from lightcycle.tournament.duel import parse_pool, random_seeds
 from lightcycle.tournament.plan import make_plan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,65 +75,94 @@ def test_relative_paths_are_read_from_the_files_folder(
     assert cmd.cwd == folder.resolve() and cmd.protocol == "jsonl"
 
 
+VECTORS = Path(__file__).parent / "vectors" / "bad_configs.txt"
+
+
+def bad_configs() -> list[tuple[bool, str, str, str]]:
+    """``(plan, line, message, text)`` per case of ``vectors/bad_configs.txt``."""
+    cases: list[tuple[bool, str, str, str]] = []
+    header: tuple[bool, str, str] | None = None
+    body: list[str] = []
+    for raw in VECTORS.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("--- "):
+            if header is not None:
+                cases.append((*header, "\n".join(body).strip("\n")))
+            where, _, message = raw.removeprefix("--- ").partition(" | ")
+            plan = where.startswith("plan ")
+            header, body = (plan, where.removeprefix("plan "), message), []
+        elif header is not None:
+            body.append(raw)
+    assert header is not None
+    cases.append((*header, "\n".join(body).strip("\n")))
+    return cases
+
+
+@pytest.mark.parametrize("newline", ["\n", ""], ids=["newline-at-end", "no-newline-at-end"])
 @pytest.mark.parametrize(
-    ("text", "line", "message"),
-    [
-        ('format = "league"\nbots = ["random", "chaser"]\nmaps = ["ring"]\n', 1, "expected one of"),
-        ('bots = ["random", "chaser"]\nmaps = ["ring"]\nroundz = 2\n', 3, "unknown key 'roundz'"),
-        ('bots = ["random", "chaser"]\nmaps = ["ring"]\nrounds = 0\n', 3, "rounds = 0: expected"),
-        ('bots = ["random", "chaser"]\nmaps = ["ring"]\nseed = "x"\n', 3, 'seed = "x": expected'),
-        ('bots = ["random", "nobot"]\nmaps = ["ring"]\n', 1, "unknown bot 'nobot'"),
-        ('bots = ["random"]\nmaps = ["ring"]\n', 1, "at least two bots"),
-        ('bots = ["random", "chaser"]\n', None, "no maps"),
-        ('maps = ["ring"]\n', None, "no bots"),
-        (
-            'bots = ["random", "chaser"]\nmaps = ["ring"]\n\n[time]\nmove = -1\n',
-            5,
-            "time.move = -1: expected seconds",
-        ),
-        (
-            'bots = ["random", "chaser"]\nmaps = ["ring"]\n[time]\nmoev = 1\n',
-            4,
-            "unknown [time] key",
-        ),
-        ('bots = [{ name = "x" }, "chaser"]\nmaps = ["ring"]\n', 1, 'expected spec = "..."'),
-        ('bots = ["random", "cmd:./bot"]\nmaps = ["ring"]\n', 1, "needs a protocol"),
-        ('bots = [\n  "random",\n  "chaser",\nmaps = ["ring"]\n', 4, "not valid TOML"),
-    ],
+    ("plan", "line", "message", "text"),
+    bad_configs(),
+    ids=[f"{c[1]}-{c[2][:40]}" for c in bad_configs()],
 )
-def test_mistakes_name_the_file_and_line(
-    tmp_path: Path, text: str, line: int | None, message: str
+def test_mistakes_name_the_file_the_line_and_what_was_expected(
+    tmp_path: Path, plan: bool, line: str, message: str, text: str, newline: str
 ) -> None:
-    path = write(tmp_path, text)
+    path = write(tmp_path, text + newline)
     with pytest.raises(TournamentError) as info:
-        load_config(path)
+        config = load_config(path)
+        assert plan, "load_config accepted the file"
+        make_plan(config)
     got = str(info.value)
-    assert got.startswith(str(path)), got
+    where = f"{path}, line {line}"
+    assert got.startswith(where) and got[len(where)] in ":,", got
     assert message in got, got
-    if line is not None:
-        assert f"line {line}" in got, got
 
 
-@pytest.mark.parametrize(
-    ("extra", "message"),
-    [
-        ('format = "swiss"\nplayers = 4\n', "plays duels"),
-        (
-            'challenger = "Nobody"\nformat = "gauntlet"\n',
-            "challenger = 'Nobody' is none of the bots",
-        ),
-        ('maps = ["ffa4"]\n', "cannot play map ffa4@1 with 2 players"),
-    ],
-)
-def test_fields_that_do_not_fit_together(tmp_path: Path, extra: str, message: str) -> None:
-    text = 'bots = ["random", "chaser"]\n' + extra
-    if "maps" not in extra:
-        text += 'maps = ["ring"]\n'
+def test_an_error_at_the_end_of_the_document_gets_the_last_line() -> None:
+    """tomllib says "at end of document" without a line: the message names the last line."""
+    path = Path("t.toml")
+    text = 'bots = ["random", "chaser"]\nmaps = ["ring"]\nrounds =\n\n\n'
     with pytest.raises(TournamentError) as info:
-        make_plan(load_config(write(tmp_path, text)))
-    assert message in str(info.value)
+        raise TournamentError(toml_error(path, text, _toml_error(text)))
+    assert str(info.value).startswith("t.toml, line 3, column 9: not valid TOML: Invalid value")
+    unclosed = 'name = "x"\n[time'
+    got = toml_error(path, unclosed, _toml_error(unclosed))
+    assert got.startswith("t.toml, line 2, column 6:") and "at the end of the file" in got
+
+
+def _toml_error(text: str) -> tomllib.TOMLDecodeError:
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return exc
+    raise AssertionError("valid TOML")
 
 
 def test_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match="not found"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_maps_take_the_duels_pool_items(tmp_path: Path) -> None:
+    text = 'bots = ["random", "chaser"]\nmaps = ["ring", "builtin", "random:2"]\nseed = 9\n'
+    plan = make_plan(load_config(write(tmp_path, text)))
+    want = parse_pool("ring,builtin,random:2", seed=9)  # the duel's reading, same seed
+    assert [m.id for m in plan.maps] == [m.id for m in want]
+    assert plan.maps[0].id == "ring@1" and plan.maps.count(plan.maps[0]) == 1  # no repeats
+    assert [m.name for m in plan.maps[-2:]] == [f"random-{s}" for s in random_seeds(9, 2)]
+    assert plan.format.schedule({}).pairings[-1].map == len(plan.maps) - 1  # all are played
+    torus = plan.maps.index(next(m for m in plan.maps if m.name == "torus-20"))
+    assert plan.rulesets[torus].id == "torus@1"  # each map's own ruleset
+
+
+def test_builtin_means_the_grid_maps_for_the_seats(tmp_path: Path) -> None:
+    text = 'format = "ffa"\nbots = ["random", "chaser", "runaway"]\nmaps = ["builtin"]\n'
+    plan = make_plan(load_config(write(tmp_path, text + "players = 4\n")))
+    assert "ffa4@1" in [m.id for m in plan.maps] and "ring@1" not in [m.id for m in plan.maps]
+    assert all(4 in m.players for m in plan.maps)
+
+
+def test_a_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.toml"
+    path.write_bytes(b'bots = ["random", "chaser"]\nname = "Caf\xe9"\nmaps = ["ring"]\n')
+    with pytest.raises(TournamentError, match=r"latin1.toml, line 2: not UTF-8 text"):
+        load_config(path)

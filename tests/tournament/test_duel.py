@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from lightcycle.tournament.duel import (
     PairResult,
     SprtConfig,
     builtin_pool,
+    kept_map,
     parse_pool,
     playable,
     random_seeds,
@@ -247,3 +249,11 @@ def test_pool_errors_name_the_item_and_what_is_accepted(pool: str, message: str)
         parse_pool(pool)
     if "empty" not in message and "random:" not in message:
         assert "builtin" in str(info.value) and "random:N" in str(info.value)
+
+
+def test_a_worker_keeps_one_copy_of_each_map() -> None:
+    """Tables are cached per board object: a copy per pair would rebuild them every pair."""
+    ring = get_map("ring")
+    first = kept_map(pickle.loads(pickle.dumps(ring)))
+    assert kept_map(pickle.loads(pickle.dumps(ring))) is first
+    assert kept_map(get_map("arena-10")) is not first

@@ -127,7 +127,7 @@ def test_kill_9_at_several_moments_then_resume(tmp_path: Path) -> None:
 
     done = subprocess.run(command(config), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert f"{TOTAL - seen[-1]} games played now" in " ".join(done.stdout.split())
+    assert f"{TOTAL - seen[-1]} games played by this run" in " ".join(done.stdout.split())
     assert snapshot(plan_of(folder, CONFIG, "killed")) == snapshot(reference)
 
     checked = subprocess.run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,17 @@ from lightcycle.replay.model import Replay
 from lightcycle.tournament.check import check
 from lightcycle.tournament.config import load_config
 from lightcycle.tournament.plan import Plan, make_plan
+from lightcycle.tournament.play import MatchBatch, MatchOrder, PackedSetup, play_batch, unpack
 from lightcycle.tournament.report import build_report
-from lightcycle.tournament.runner import run_tournament
+from lightcycle.tournament.results import MatchResult
+from lightcycle.tournament.runner import (
+    BATCH_SECONDS,
+    MAX_BATCH,
+    BatchSizer,
+    RunProgress,
+    match_setup,
+    run_tournament,
+)
 from lightcycle.tournament.store import Store, StoreError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,11 +98,17 @@ def test_an_interrupted_run_resumes_to_the_same_results(tmp_path: Path) -> None:
     whole = plan_of(tmp_path / "a", RR)
     run_tournament(whole, workers=1)
     parts = plan_of(tmp_path / "b", RR)
+    stored = 0
     for n in (1, 7, 5):
         with pytest.raises(Stop):
             run_tournament(parts, workers=1, on_match=stop_after(n))
+        # a transaction may hold several matches: at least those reported are stored
+        now = len(snapshot(parts))
+        assert now >= stored + n
+        stored = now
+    assert stored < 24
     last = run_tournament(parts, workers=1)
-    assert last.resumed == 13 and last.played == 11
+    assert last.resumed == stored and last.played == 24 - stored
     assert snapshot(parts) == snapshot(whole)
 
 
@@ -196,3 +212,55 @@ def test_swiss_elimination_and_tables_run_to_the_end(tmp_path: Path) -> None:
     assert [e.name for e in report.entrants if e.filler] == ["Dummy 1", "Dummy 2"]  # 3+2 seats
     dumped = json.dumps([s.name for s in report.standings])
     assert "Dummy" not in dumped  # fillers are never ranked
+
+
+def test_the_live_standings_rank_an_elimination_as_the_report_does(tmp_path: Path) -> None:
+    bots = json.dumps(
+        [f"builtin:{b}" for b in ("random", "wallhugger", "chaser", "floodfill", "runaway")]
+    )
+    text = f'format = "elimination"\nbots = {bots}\nmaps = ["arena-15"]\nseed = 2\n'
+    plan = plan_of(tmp_path, text, "e")
+    seen: list[tuple[list[str], dict[int, str]]] = []
+
+    def on_match(_m: object, _r: object, p: RunProgress) -> None:
+        seen.append(([s.name for s in p.standings()], p.notes()))
+
+    run_tournament(plan, workers=1, on_match=on_match)
+    report = build_report(Store(plan.config.database_url))
+    assert seen[-1] == ([s.name for s in report.standings], report.notes)
+    assert seen[-1][1][report.standings[0].entrant] == "winner"
+    # midway, the ones already out are ranked by when they went out, below those still in
+    middle = next(notes for _, notes in seen if "out r2" in notes.values())
+    assert "still in" in middle.values()
+
+
+def test_batches_grow_to_a_tenth_of_a_second_and_spread_the_rest() -> None:
+    sizer = BatchSizer(in_flight=4)
+    assert sizer.size(100) == 1  # nothing known yet: one match, results come back soon
+    sizer.add([MatchResult(f"k{i}", "x", 1, (), wall_seconds=0.005) for i in range(4)])
+    assert sizer.size(1000) == round(BATCH_SECONDS / 0.005)
+    assert sizer.size(40) == 10  # an even share of what is left among 4 batches in flight
+    assert sizer.size(1) == 1
+    slow = BatchSizer(in_flight=1)
+    slow.add([MatchResult("k", "x", 1, (), wall_seconds=2.0)])
+    assert slow.size(1000) == 1  # long games: one per batch, as before batching
+    fast = BatchSizer(in_flight=1)
+    fast.add([MatchResult("k", "x", 1, (), wall_seconds=0.0)])
+    assert fast.size(10_000) == MAX_BATCH
+    assert fast.size(10) == 5  # even one worker commits the end of a round in steps
+
+
+def test_a_worker_unpickles_a_setup_once_and_keeps_its_maps(tmp_path: Path) -> None:
+    plan = plan_of(tmp_path, RR)
+    packed = PackedSetup.pack(match_setup(plan))
+    again = PackedSetup.pack(match_setup(plan))
+    assert again.digest == packed.digest
+    first = unpack(packed)
+    assert unpack(again) is first  # the same map objects: tables cached per board survive
+    order = MatchOrder("r01-m00-000v001", 0, 5, (0, 1))
+    task = first.task(order)
+    assert task.names == (plan.entrants[0].name, plan.entrants[1].name)
+    assert task.map is first.maps[0] and task.controls == (plan.controls[0][0],) * 2
+    results = play_batch(MatchBatch(packed, (order, replace(order, key="other"))))
+    assert [r.key for r in results] == ["r01-m00-000v001", "other"]
+    assert results[0].ranks == results[1].ranks  # the same game twice

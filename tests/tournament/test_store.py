@@ -56,6 +56,29 @@ def _result(key: str) -> MatchResult:
     )
 
 
+def test_several_matches_commit_in_one_transaction_each_whole(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    tid = _setup(store)
+    ids = store.entrant_ids(tid)
+    m1, m2 = store.matches(tid)
+    book = RatingBook()
+    u1 = book.rate([("A", 1), ("B", 2)])
+    u2 = book.rate([("B", 1), ("A", 2)])
+    bad = [*u2[:-1], replace(u2[-1], entrant="Nobody")]
+    # the second match fails after the first was written: the transaction holds both,
+    # so neither is stored
+    with pytest.raises(KeyError):
+        store.record_many(tid, [(m1, _result("m1"), u1), (m2, _result("m2"), bad)], ids)
+    assert store.results(tid) == []
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM rating_updates").scalar() == 0
+    store.record_many(tid, [(m1, _result("m1"), u1), (m2, _result("m2"), u2)], ids)
+    stored = store.results(tid)
+    assert [r.match.key for r in stored] == ["m1", "m2"]
+    updates = store.rating_updates(tid)
+    assert [updates[r.match.result_id or -1] for r in stored] == [u1, u2]
+
+
 def test_the_newest_migration_is_the_stores_revision() -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))

@@ -60,6 +60,12 @@ def _open(path: Path, db: str | None, name: str | None) -> tuple[Store, str | No
 
     if path.suffix == ".toml":
         config = load_config(path, database=db)
+        if db is None and config.database is None and not (config.out / "tournament.db").is_file():
+            # reading must not leave an empty database (and its folder) behind
+            raise TournamentError(
+                f"{path} has not been run yet ({config.out / 'tournament.db'} does not exist): "
+                f"run `lightcycle tournament run {path}` first"
+            )
         return Store(config.database_url), name or config.name, config.out
     if path.is_dir():
         url = db or f"sqlite:///{(path / 'tournament.db').resolve()}"
@@ -174,8 +180,9 @@ def run(
             now = time.monotonic()
             if now - shown[0] > 0.5:  # a table costs more than a game: redraw it twice a second
                 shown[0] = now
-                rows = p.tally.standings(p.book)  # by points (an elimination's order comes last)
-                live.update(Group(progress, _standings_table(rows[:20], title)))
+                # the format's own order (an elimination's rounds survived), as the report
+                rows = p.standings()
+                live.update(Group(progress, _standings_table(rows[:20], title, p.notes())))
 
         try:
             if console.is_terminal:
@@ -197,14 +204,20 @@ def run(
         report = build_report(store, config.name)
         store.close()
     console.print(_standings_table(report.standings, title, report.notes))
-    console.print(
-        f"{summary.played} games played now"
-        + (f", {summary.byes} byes" if summary.byes else "")
-        + (f", {summary.resumed} matches were already stored" if summary.resumed else "")
-        + f" ({summary.total} in all, {summary.wall_seconds:.1f} s, {summary.workers} "
-        + ("worker)." if summary.workers == 1 else "workers)."),
-        highlight=False,
-    )
+    if summary.played == summary.byes == 0:
+        console.print(
+            f"Nothing left to play: all {summary.total} matches were already stored.",
+            highlight=False,
+        )
+    else:
+        console.print(
+            f"{summary.played} games played by this run"
+            + (f", {summary.byes} byes" if summary.byes else "")
+            + (f", {summary.resumed} matches were already stored" if summary.resumed else "")
+            + f" ({summary.total} in all, {summary.wall_seconds:.1f} s, {summary.workers} "
+            + ("worker)." if summary.workers == 1 else "workers)."),
+            highlight=False,
+        )
     console.print(
         f"Replays in {config.out}/replays; report: lightcycle tournament report {config.out}",
         highlight=False,
@@ -258,14 +271,18 @@ def _print_report(report: Report) -> None:
     console.print(_standings_table(report.standings, title, report.notes))
     rows = report.standings
     if 2 <= len(rows) <= 16:
+        # columns are numbered like the rows: names would not fit across a terminal
         cross = Table(
-            title="crosstable: points the row took from the column / games", header_style="bold"
+            title="crosstable: points the row took from the column / games",
+            header_style="bold",
+            caption="columns: the bots by their row number",
         )
         cross.add_column("")
-        for r in rows:
-            cross.add_column(escape(r.name[:10]), justify="right")
-        for r in rows:
-            cells = [escape(r.name)]
+        cross.add_column("bot", no_wrap=True)
+        for i, _ in enumerate(rows, start=1):
+            cross.add_column(str(i), justify="right", no_wrap=True)
+        for i, r in enumerate(rows, start=1):
+            cells = [str(i), escape(r.name)]
             for col in rows:
                 cell = report.cross.get((r.entrant, col.entrant))
                 shown = "·" if r is col else "" if cell is None else f"{cell[0]:g}/{cell[1]}"

@@ -174,14 +174,14 @@ class TournamentConfig:
         return spec
 
     def locate(self, key: str, table: str | None = None) -> str:
-        """``FILE, line N`` where ``key`` is set (``FILE`` alone if not found), for errors."""
+        """``FILE, line N`` where ``key`` is set (see `line_for`), for errors."""
         if self.path is None:
             return "the tournament"
         try:
-            line = _line_of(self.path.read_text(encoding="utf-8"), key, table)
+            line = line_for(self.path.read_text(encoding="utf-8"), key, table)
         except OSError:
-            line = None
-        return f"{self.path}, line {line}" if line is not None else str(self.path)
+            return str(self.path)
+        return f"{self.path}, line {line}"
 
     def map_path(self, item: str) -> str:
         """A map item with a file path read from the file's folder."""
@@ -195,7 +195,10 @@ _KNOWN = {
     "name": 'a string, e.g. name = "week 3"',
     "format": f"one of {', '.join(FORMATS)}",
     "bots": 'a list of bot specs or tables, e.g. bots = ["builtin:chaser", "py:alice.py"]',
-    "maps": 'a list of map names or files, e.g. maps = ["ring", "arena-15"]',
+    "maps": (
+        "a list of map names or files, builtin (every built-in map for the seats) or "
+        'random:N (N seeded random maps), e.g. maps = ["ring", "arena-15", "random:4"]'
+    ),
     "ruleset": 'a ruleset name, e.g. ruleset = "classic"',
     "rules": "a table of ruleset settings, e.g. [rules] turn_limit = 500",
     "rounds": "a whole number >= 1, e.g. rounds = 2",
@@ -213,6 +216,26 @@ _KNOWN = {
 }
 _TIME_KEYS = set(TimeControl().to_dict())
 _BOT_KEYS = {"spec", "name", "protocol"}
+
+
+def _top_end(text: str) -> int:
+    """The last line of the top level (before the first ``[table]``): where a missing
+    top-level key belongs, so an error about it can still name a line."""
+    header = re.compile(r"^\s*\[")
+    last = 1
+    for number, line in enumerate(text.splitlines(), start=1):
+        if header.match(line):
+            break
+        if line.strip() and not line.lstrip().startswith("#"):
+            last = number
+    return last
+
+
+def line_for(text: str, key: str, table: str | None = None) -> int:
+    """The line an error about ``key`` points at: where it is set, else its table's
+    header, else the end of the top level (where a missing key would go)."""
+    line = _line_of(text, key, table)
+    return line if line is not None else _top_end(text)
 
 
 def _line_of(text: str, key: str, table: str | None = None) -> int | None:
@@ -239,6 +262,59 @@ def _line_of(text: str, key: str, table: str | None = None) -> int | None:
     return None
 
 
+_TOML_POSITION = re.compile(
+    r"^(?P<what>.*?) \((?:at line (?P<line>\d+), column (?P<col>\d+)|at end of document)\)$"
+)
+_TOML_HINTS = {
+    "Invalid value": (
+        'expected a value: a "string", a number, true or false, a [list] or an { inline = table }'
+    ),
+    "Illegal character '\\n'": "expected the closing quote of the string on the same line",
+    "Unclosed array": "expected ']' to close the list (and a ',' between its items)",
+    "Unclosed inline table": "expected '}' to close the { inline table } on the same line",
+    "Unterminated string": "expected the closing quote of the string on the same line",
+    "Invalid statement": "expected key = value or a [table] header, e.g. rounds = 2",
+    "Cannot overwrite": "expected each key once: this one is set twice",
+    "Cannot declare": "expected each [table] once: this one is declared twice",
+}
+"""What to say after tomllib's messages that do not say what was expected."""
+
+
+def _last_line(text: str) -> tuple[int, int]:
+    """The last line with something on it and the column after its end (1-based).
+
+    tomllib reports an error found at the very end of the document (an unclosed list, a
+    key with no value on the last line) without a position: that is where it is.
+    """
+    lines = text.splitlines() or [""]
+    number = len(lines)
+    while number > 1 and not lines[number - 1].strip():
+        number -= 1
+    return number, len(lines[number - 1].rstrip()) + 1
+
+
+def toml_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> str:
+    """A TOML syntax error as ``FILE, line N, column C: not valid TOML: ...; expected ...``.
+
+    Every config error names the file and the line; tomllib puts the position in its
+    message, except for errors at the end of the document, whose line is computed here.
+    """
+    message = str(exc)
+    m = _TOML_POSITION.match(message)
+    if m is None:  # a message this code does not know: keep it whole
+        return f"{path}, line {_last_line(text)[0]}: not valid TOML: {message}"
+    what = m.group("what")
+    if m.group("line") is not None:
+        line, col = int(m.group("line")), int(m.group("col"))
+        place = ""
+    else:
+        line, col = _last_line(text)
+        place = " at the end of the file"
+    hint = next((h for k, h in _TOML_HINTS.items() if what.startswith(k)), None)
+    detail = f"{what}{place}" + (f"; {hint}" if hint else "")
+    return f"{path}, line {line}, column {col}: not valid TOML: {detail}"
+
+
 class _Reader:
     """Reads the parsed TOML with the text at hand, to point errors at their line."""
 
@@ -248,9 +324,8 @@ class _Reader:
         self.data = data
 
     def error(self, key: str, message: str, table: str | None = None) -> TournamentError:
-        line = _line_of(self.text, key, table)
-        where = f"{self.path}, line {line}" if line is not None else str(self.path)
-        return TournamentError(f"{where}: {message}")
+        line = line_for(self.text, key, table)
+        return TournamentError(f"{self.path}, line {line}: {message}")
 
     def expect(self, key: str, got: Any, table: str | None = None) -> TournamentError:
         wanted = _KNOWN.get(key, "")
@@ -288,15 +363,21 @@ def load_config(
     Raises:
         TournamentError: naming the file, the line and what was expected.
     """
+    if path.is_dir():
+        raise TournamentError(f"{path} is a folder: give the tournament file (.toml)")
     if not path.is_file():
         raise TournamentError(f"tournament file {path} not found")
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except UnicodeDecodeError as exc:
-        raise TournamentError(f"{path}: not UTF-8 text: {exc}") from None
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise TournamentError(
+            f"{path}, line {line}: not UTF-8 text (byte {exc.start}); expected a file saved "
+            "as UTF-8"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{path}: not valid TOML: {exc}") from None
+        raise TournamentError(toml_error(path, text, exc)) from None
     r = _Reader(path, text, data)
     unknown = sorted(set(data) - set(_KNOWN))
     if unknown:

@@ -73,24 +73,25 @@ DEFAULT_POOL = "builtin,random:8"
 
 POOL_SYNTAX = (
     "a map name or file (ring, maps/my.map), builtin (every built-in two-player grid map), "
-    "random:N (N random symmetric maps seeded from the duel seed) or random-SEED "
-    "(one random map)"
+    "random:N (N random symmetric maps seeded from the duel's or tournament's seed) or "
+    "random-SEED (one random map)"
 )
 
 
 # -- the map pool ----------------------------------------------------------------------
 
 
-def builtin_pool() -> list[MapSpec]:
+def builtin_pool(players: int = 2) -> list[MapSpec]:
     """The built-in maps a duel can use: grid boards for two players, one cycle each.
 
     Graph boards (3D rules), free-for-all rooms and the team courts (ten cycles a side)
-    are other games, so they are left out.
+    are other games, so they are left out. A tournament whose matches seat more players
+    asks for the grid boards with starts for that many (``players``).
     """
     out: list[MapSpec] = []
     for spec in list_maps():
-        if isinstance(spec.topology, GridTopology) and 2 in spec.players:
-            starts = spec.starts_of(2)
+        if isinstance(spec.topology, GridTopology) and players in spec.players:
+            starts = spec.starts_of(players)
             if starts is None or all(len(cells) == 1 for cells in starts):
                 out.append(spec)
     return out
@@ -111,16 +112,24 @@ def parse_pool(
     text: str,
     seed: int = 0,
     playable: Callable[[MapSpec], str | None] | None = None,
+    players: int = 2,
+    verb: str = "duel on",
 ) -> list[MapSpec]:
     """Read a map pool: comma-separated items (see `POOL_SYNTAX`).
 
+    ``lightcycle duel --maps`` and the ``maps`` of a tournament file both read their
+    pools here, so the two accept the same items and say the same things about them.
+
     Args:
         text: e.g. ``builtin,random:8`` or ``ring,arena-15,maps/my.map``.
-        seed: the duel seed, from which ``random:N`` derives its map seeds.
-        playable: says why a map cannot be played in this duel (``None``: it can). Maps
-            that ``builtin`` brings in are skipped when they cannot be played (a torus
-            under ``--ruleset classic``, or a torus for a tron2010 program); a map named
+        seed: the duel's or tournament's seed, from which ``random:N`` derives its map
+            seeds.
+        playable: says why a map cannot be played here (``None``: it can). Maps that
+            ``builtin`` brings in are skipped when they cannot be played (a torus under
+            ``--ruleset classic``, or a torus for a tron2010 program); a map named
             explicitly that cannot be played is an error.
+        players: seats per game; ``builtin`` means the grid maps with starts for them.
+        verb: what cannot be done on an unplayable map, for the error (``duel on``).
 
     Returns:
         The maps, duplicates removed, in the order given.
@@ -136,7 +145,7 @@ def parse_pool(
         if not item:
             continue
         if item == "builtin":
-            for spec in builtin_pool():
+            for spec in builtin_pool(players):
                 if playable is None or playable(spec) is None:
                     maps.setdefault(spec.id, spec)
             continue
@@ -159,10 +168,10 @@ def parse_pool(
         for spec in specs:
             problem = playable(spec) if playable is not None else None
             if problem is not None:
-                raise MapError(f"map pool item {item!r}: cannot duel on {spec.id}: {problem}")
+                raise MapError(f"map pool item {item!r}: cannot {verb} {spec.id}: {problem}")
             maps.setdefault(spec.id, spec)
     if not maps:
-        raise MapError(f"map pool {text!r} has no map both bots can play; give {POOL_SYNTAX}")
+        raise MapError(f"map pool {text!r} has no map the bots can play; give {POOL_SYNTAX}")
     return list(maps.values())
 
 
@@ -449,9 +458,29 @@ def _init_worker(parent: int | None = None) -> None:
     _WORKER_PLAYERS = worker_players(parent)
 
 
+_KEPT_MAPS: dict[MapSpec, MapSpec] = {}
+_KEPT_MAPS_MAX = 256
+
+
+def kept_map(spec: MapSpec) -> MapSpec:
+    """This process's copy of a map equal to ``spec``: the first one it was given.
+
+    Each task arrives with its own unpickled map, and bots and the rules cache tables
+    per board object (`lightcycle.rules.fast.windows`): on a new object every pair they
+    were rebuilt every pair, which cost about half an instant-bot game's CPU per game.
+    Equal maps are interchangeable (frozen dataclasses), so the first copy serves.
+    """
+    kept = _KEPT_MAPS.get(spec)
+    if kept is None:
+        if len(_KEPT_MAPS) >= _KEPT_MAPS_MAX:
+            _KEPT_MAPS.clear()
+        kept = _KEPT_MAPS[spec] = spec
+    return kept
+
+
 def _pool_task(task: PairTask) -> PairResult:
-    """Play a pair in a pool worker, with the worker's players if it has any."""
-    return play_pair(task, _WORKER_PLAYERS)
+    """Play a pair in a pool worker, with the worker's players and kept maps."""
+    return play_pair(replace(task, map=kept_map(task.map)), _WORKER_PLAYERS)
 
 
 _P = ParamSpec("_P")

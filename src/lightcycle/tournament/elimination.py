@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from lightcycle.core.rng import Rng
 from lightcycle.tournament.schedule import (
+    Format,
     Pairing,
     Results,
     Schedule,
@@ -165,3 +166,19 @@ class Elimination:
             st.out.append((loser, e))
         st.final = True
         return st
+
+
+def format_notes(fmt: Format, results: Results) -> dict[int, str]:
+    """A word per entrant where the format has one: an elimination's ``out r3``,
+    ``still in`` or ``winner``; nothing for the other formats.
+
+    The report and the live table of ``tournament run`` both show it, so they say the
+    same thing about the same results.
+    """
+    if not isinstance(fmt, Elimination):
+        return {}
+    state = fmt.state(results)
+    notes = {p: f"out r{e}" for p, e in state.out}
+    for p in state.remaining:
+        notes[p] = "winner" if state.final and len(state.remaining) == 1 else "still in"
+    return notes

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from lightcycle.formats.errors import FormatError
-from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapError, MapSpec
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import UnsupportedGame
@@ -24,6 +23,7 @@ from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits
 from lightcycle.tournament.config import FORMATS, TournamentConfig, TournamentError
+from lightcycle.tournament.duel import parse_pool
 from lightcycle.tournament.elimination import Elimination
 from lightcycle.tournament.schedule import Format, Gauntlet, RoundRobin, Tables
 from lightcycle.tournament.swiss import Swiss
@@ -103,7 +103,8 @@ def seats_for(format: str, players: int | None, bots: int) -> int:
 def _seats(config: TournamentConfig, bots: int) -> int:
     if config.format in DUEL_FORMATS and config.players not in (None, 2):
         raise TournamentError(
-            f"{config.path}: players = {config.players}: a {config.format} plays duels; "
+            f"{config.locate('players')}: players = {config.players}: "
+            f"a {config.format} plays duels; "
             'for more seats per game use format = "ffa" or "elimination"'
         )
     return seats_for(config.format, config.players, bots)
@@ -145,7 +146,9 @@ def make_format(
 def stored_format(fingerprint: dict[str, Any]) -> Format:
     """The format of a stored tournament, from its stored configuration alone.
 
-    Reports use it to rank a tournament without its file (the elimination's order).
+    Reports use it to rank a tournament without its file (the elimination's order). Its
+    map count is that of the file's ``maps`` items, not of the maps they expand to
+    (``builtin``, ``random:N``): no format's ranking depends on which map a match used.
     """
     name = str(fingerprint["format"])
     bots = len(fingerprint["bots"])
@@ -168,7 +171,7 @@ def _challenger(config: TournamentConfig, names: list[str]) -> int:
         if config.challenger in (name, entry.spec):
             return i
     raise TournamentError(
-        f"{config.path}: challenger = {config.challenger!r} is none of the bots; "
+        f"{config.locate('challenger')}: challenger = {config.challenger!r} is none of the bots; "
         f"give one of: {', '.join(names[: len(config.bots)])}"
     )
 
@@ -184,6 +187,27 @@ def playable(spec: MapSpec, ruleset: Ruleset, seats: int, bots: list[BotSpec]) -
     return None
 
 
+def _ruleset(config: TournamentConfig, spec: MapSpec, seats: int) -> Ruleset:
+    """The rules of games on ``spec``: the file's ruleset (else the map's own), settings
+    applied.
+
+    Raises:
+        TournamentError: an unknown ruleset or setting, at its line in the file.
+    """
+    try:
+        rs = get_ruleset(config.ruleset) if config.ruleset else default_ruleset(spec, seats)
+    except RulesError as exc:
+        raise TournamentError(f"{config.locate('ruleset')}: {exc}") from None
+    if config.rules:
+        try:
+            rs = rs.with_settings(config.rules)
+        except (RulesError, TypeError, ValueError) as exc:
+            named = str(exc).split("known")[0]  # the key at fault, not the list of known ones
+            key = next((k for k in config.rules if k in named), next(iter(config.rules)))
+            raise TournamentError(f"{config.locate(key, 'rules')}: rules: {exc}") from None
+    return rs
+
+
 def make_plan(config: TournamentConfig) -> Plan:
     """Build and check everything the tournament needs.
 
@@ -194,41 +218,40 @@ def make_plan(config: TournamentConfig) -> Plan:
     specs = [config.resolve_spec(b.spec, b.protocol) for b in config.bots]
     filler = config.resolve_spec(config.filler)
     seats = _seats(config, len(specs))
-    args = (config.format, len(specs), len(config.maps), config.rounds, config.seed, seats)
-    names = _names(config, specs, filler, make_format(*args).fillers)
-    fmt = make_format(*args, challenger=_challenger(config, names))
+    # fillers depend on the bots and seats only, so the pool's size is not needed yet
+    fillers = make_format(config.format, len(specs), 1, config.rounds, config.seed, seats).fillers
+    names = _names(config, specs, filler, fillers)
+    challenger = _challenger(config, names)
     entrants = [
         Entrant(i, names[i], b.spec, s)
         for i, (b, s) in enumerate(zip(config.bots, specs, strict=True))
     ]
     entrants += [
         Entrant(len(specs) + i, names[len(specs) + i], config.filler, filler, filler=True)
-        for i in range(fmt.fillers)
+        for i in range(fillers)
     ]
+    bot_specs = [e.spec for e in entrants]
+    rulesets_by_id: dict[str, Ruleset] = {}
+
+    def problem(spec: MapSpec) -> str | None:
+        rs = _ruleset(config, spec, seats)
+        rulesets_by_id[spec.id] = rs
+        why = playable(spec, rs, seats, bot_specs)
+        return None if why is None else f"{why} ({seats} players, {rs.id})"
+
+    maps: dict[str, MapSpec] = {}
     try:
-        maps = tuple(get_map(config.map_path(m)) for m in config.maps)
+        for item in config.maps:
+            for spec in parse_pool(
+                config.map_path(item), config.seed, problem, players=seats, verb="play"
+            ):
+                maps.setdefault(spec.id, spec)
     except (MapError, FormatError) as exc:
         raise TournamentError(f"{config.locate('maps')}: {exc}") from None
-    rulesets: list[Ruleset] = []
-    for spec in maps:
-        try:
-            rs = get_ruleset(config.ruleset) if config.ruleset else default_ruleset(spec, seats)
-        except RulesError as exc:
-            raise TournamentError(f"{config.locate('ruleset')}: {exc}") from None
-        if config.rules:
-            try:
-                rs = rs.with_settings(config.rules)
-            except (RulesError, TypeError, ValueError) as exc:
-                named = str(exc).split("known")[0]  # the key at fault, not the list of known ones
-                key = next((k for k in config.rules if k in named), next(iter(config.rules)))
-                raise TournamentError(f"{config.locate(key, 'rules')}: rules: {exc}") from None
-        problem = playable(spec, rs, seats, [e.spec for e in entrants])
-        if problem is not None:
-            raise TournamentError(
-                f"{config.path}: cannot play map {spec.id} with {seats} players under "
-                f"{rs.id}: {problem}"
-            )
-        rulesets.append(rs)
+    rulesets = [rulesets_by_id[spec.id] for spec in maps.values()]
+    fmt = make_format(
+        config.format, len(specs), len(maps), config.rounds, config.seed, seats, challenger
+    )
     controls: list[tuple[TimeControl, ...]] = []
     for e in entrants:
         row: list[TimeControl] = []
@@ -244,7 +267,7 @@ def make_plan(config: TournamentConfig) -> Plan:
     return Plan(
         config=config,
         entrants=tuple(entrants),
-        maps=maps,
+        maps=tuple(maps.values()),
         rulesets=tuple(rulesets),
         controls=tuple(controls),
         format=fmt,

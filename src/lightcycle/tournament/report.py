@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from lightcycle.tournament.elimination import Elimination
+from lightcycle.tournament.elimination import format_notes
 from lightcycle.tournament.plan import stored_format
 from lightcycle.tournament.plot import layout, svg, write_png
 from lightcycle.tournament.ratings import RatingBook
@@ -101,13 +101,7 @@ def build_report(store: Store, name: str | None = None) -> Report:
             skill_history[n].append(book.skill_of(n).ordinal)
     results = {sr.match.key: sr.result.ranks for sr in finished}
     ranking = fmt.ranking(results)
-    notes: dict[int, str] = {}
-    if isinstance(fmt, Elimination):
-        state = fmt.state(results)
-        for p, e in state.out:
-            notes[p] = f"out r{e}"
-        for p in state.remaining:
-            notes[p] = "winner" if state.final and len(state.remaining) == 1 else "still in"
+    notes = format_notes(fmt, results)
     return Report(
         name=row.name,
         format=row.format,

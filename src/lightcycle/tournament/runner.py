@@ -7,15 +7,18 @@
    same schedule), and store the new ones;
 2. play the missing matches through a `concurrent.futures.Executor`: by default a
    process pool with one worker per core (``workers=1`` plays in this process; any
-   executor can be passed in, a cluster's for instance);
-3. commit each result with its rating updates in one transaction, **in schedule order**:
-   a match that finishes early waits in memory for the ones before it. Ratings then do
-   not depend on the number of workers or on interruptions, and the stored results are
-   always a prefix of the schedule.
+   executor can be passed in, a cluster's for instance). Matches go out in batches of
+   about `BATCH_SECONDS` of play (`BatchSizer`), two batches in flight per worker, so a
+   pool's per-task cost stays small beside games of a few milliseconds;
+3. commit each result with its rating updates, **in schedule order**: a match that
+   finishes early waits in memory for the ones before it. Ratings then do not depend on
+   the number of workers or on interruptions, and the stored results are always a
+   prefix of the schedule. The consecutive matches ready at one moment go into one
+   transaction (each whole, with its updates), which saves a commit per match.
 
 Killed at any moment, the store holds a prefix of whole matches; the same command then
 plays only what is missing. What a kill loses is the games running or finished but not
-yet committed (at most the matches in flight, plus any waiting for a slower earlier
+yet committed (at most the batches in flight, plus any waiting for a slower earlier
 one); they are played again, with the same seeds, so the results are the same.
 
 Before resuming, the runner runs the consistency check (`lightcycle.tournament.check`)
@@ -28,24 +31,38 @@ import json
 import multiprocessing
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
 from lightcycle.tournament.check import check
 from lightcycle.tournament.duel import InlineExecutor, PlayerCache, default_workers
+from lightcycle.tournament.elimination import format_notes
 from lightcycle.tournament.plan import Plan
-from lightcycle.tournament.play import MatchTask, init_worker, play_match, pool_task
+from lightcycle.tournament.play import (
+    MatchBatch,
+    MatchOrder,
+    MatchSetup,
+    PackedSetup,
+    init_worker,
+    play_batch,
+    pool_batch,
+)
 from lightcycle.tournament.ratings import RatingBook, RatingUpdate
 from lightcycle.tournament.results import MatchResult, SeatResult
-from lightcycle.tournament.schedule import Pairing
-from lightcycle.tournament.standings import Tally
+from lightcycle.tournament.schedule import Format, Pairing
+from lightcycle.tournament.standings import Standing, Tally
 from lightcycle.tournament.store import MatchRow, Store, StoreError, TournamentRow
 
 
 @dataclass(frozen=True)
 class RunProgress:
     """What the runner hands ``on_match`` after each commit (live displays).
+
+    Several matches may be committed in one transaction; ``on_match`` is then called for
+    each of them in schedule order, and ``tally``, ``book`` and ``results`` already hold
+    the whole transaction. They are the runner's live objects: read them during the call,
+    do not keep them.
 
     Attributes:
         done: matches finished, earlier runs included.
@@ -57,6 +74,8 @@ class RunProgress:
         elapsed: seconds since this run began.
         tally: the standings so far.
         book: the ratings so far.
+        format: the tournament's format (it ranks an elimination).
+        results: the places of every finished match, by key.
     """
 
     done: int
@@ -67,6 +86,16 @@ class RunProgress:
     elapsed: float
     tally: Tally
     book: RatingBook
+    format: Format
+    results: Mapping[str, tuple[int, ...]]
+
+    def standings(self) -> list[Standing]:
+        """The standings so far, in the format's own order (as `tournament report` ranks)."""
+        return self.tally.standings(self.book, self.format.ranking(self.results))
+
+    def notes(self) -> dict[int, str]:
+        """A word per entrant from the format so far (``out r3``), as the report shows."""
+        return format_notes(self.format, self.results)
 
 
 @dataclass(frozen=True)
@@ -175,20 +204,58 @@ def _sync_schedule(plan: Plan, store: Store, tid: int, pairings: list[Pairing]) 
     return store.matches(tid) if new else stored
 
 
-def _task(plan: Plan, m: MatchRow, map_index: int) -> MatchTask:
-    ents = [plan.entrants[i] for i in m.seats]
-    return MatchTask(
-        key=m.key,
-        map=plan.maps[map_index],
-        ruleset=plan.rulesets[map_index],
-        seed=m.seed,
-        entrants=m.seats,
-        names=tuple(e.name for e in ents),
-        specs=tuple(e.spec for e in ents),
-        controls=tuple(plan.controls[e.index][map_index] for e in ents),
+def match_setup(plan: Plan) -> MatchSetup:
+    """What every match of the plan shares, as workers receive it."""
+    return MatchSetup(
+        maps=plan.maps,
+        rulesets=plan.rulesets,
+        names=tuple(e.name for e in plan.entrants),
+        specs=tuple(e.spec for e in plan.entrants),
+        controls=plan.controls,
         limits=plan.limits,
         out_dir=str(plan.config.out),
     )
+
+
+BATCH_SECONDS = 0.1
+"""Playing time a batch of matches aims at: short enough that progress and the live table
+move several times a second and a kill loses little, long enough that a pool's round
+trip per task (about half a millisecond of CPU) is small beside the games."""
+
+MAX_BATCH = 64
+"""Matches a batch holds at most, whatever the games' length."""
+
+
+class BatchSizer:
+    """How many matches the next batch holds, from how long games have taken so far.
+
+    The first batches hold one match each (nothing is known yet); after that a batch
+    holds about `BATCH_SECONDS` of games, but never more than an even share of what is
+    left among the batches in flight (at least two shares), so the last matches of a
+    round spread over every worker instead of queueing behind one, and even one worker
+    commits the end of a round in several steps.
+
+    Args:
+        in_flight: batches kept running at once.
+    """
+
+    def __init__(self, in_flight: int) -> None:
+        self.in_flight = in_flight
+        self.games = 0
+        self.seconds = 0.0
+
+    def add(self, results: list[MatchResult]) -> None:
+        """Learn from a finished batch."""
+        self.games += len(results)
+        self.seconds += sum(r.wall_seconds for r in results)
+
+    def size(self, left: int) -> int:
+        """The next batch's size with ``left`` matches still to send."""
+        if self.games == 0:
+            return 1
+        per_game = max(self.seconds / self.games, 1e-4)
+        share = -(-left // max(2, self.in_flight))  # ceil
+        return max(1, min(MAX_BATCH, int(BATCH_SECONDS / per_game), share))
 
 
 def run_tournament(
@@ -252,14 +319,16 @@ def run_tournament(
             inline = PlayerCache()
             executor = InlineExecutor()
         runner = executor
-        # a second task queued per worker hides the round trip and the commit between games
+        # a second batch queued per worker hides the round trip and the commit between them
         in_flight = 1 if inline is not None else 2 * workers
+        sizer = BatchSizer(in_flight)
+        setup = PackedSetup.pack(match_setup(plan))
 
-        def submit(task: MatchTask) -> Future[MatchResult]:
+        def submit(batch: MatchBatch) -> Future[list[MatchResult]]:
             nonlocal own_pool, runner
             if inline is not None:
                 assert runner is not None
-                return runner.submit(play_match, task, inline)
+                return runner.submit(play_batch, batch, inline)
             if runner is None:
                 # spawn, not fork: the parent may run threads (a progress display), and
                 # forking a threaded process can copy a held lock into the child.
@@ -270,7 +339,7 @@ def run_tournament(
                     initargs=(os.getpid(),),
                 )
                 runner = own_pool
-            return runner.submit(pool_task, task)
+            return runner.submit(pool_batch, batch)
 
         while True:
             sched = plan.format.schedule(results)
@@ -282,54 +351,82 @@ def run_tournament(
                 raise RuntimeError(  # pragma: no cover -- a format bug, not a user error
                     f"{plan.format.name} scheduled nothing new with every match played"
                 )
-            running: dict[Future[MatchResult], int] = {}
+            running: dict[Future[list[MatchResult]], list[int]] = {}
             finished: dict[int, MatchResult] = {}
             next_submit = next_commit = 0
             try:
                 while next_commit < len(pending):
+                    # every match ready in schedule order goes into one transaction, each
+                    # with its own rating updates (rated here, in order, before the commit)
+                    ready: list[tuple[MatchRow, MatchResult, list[RatingUpdate]]] = []
                     while next_commit < len(pending):
                         m = pending[next_commit]
                         ups: list[RatingUpdate] = []
                         if len(m.seats) == 1:
                             seat = SeatResult(0, m.seats[0], 1, outcome="bye")
                             res = MatchResult(m.key, "bye", 0, (seat,))
-                            byes += 1
                         elif next_commit in finished:
                             res = finished.pop(next_commit)
                             ups = book.rate([(names[s.entrant], s.rank) for s in res.seats])
-                            played += 1
                         else:
                             break
-                        db.record(tid, m, res, ups, ids)
-                        tally.add(res)
-                        results[m.key] = res.ranks
+                        ready.append((m, res, ups))
                         next_commit += 1
-                        if on_match is not None:
-                            on_match(
-                                m,
-                                res,
-                                RunProgress(
-                                    len(results),
-                                    len(scheduled),
-                                    sched.final,
-                                    played,
-                                    resumed,
-                                    time.perf_counter() - t0,
-                                    tally,
-                                    book,
-                                ),
-                            )
+                    if ready:
+                        db.record_many(tid, ready, ids)
+                        for m, res, _ in ready:
+                            tally.add(res)
+                            results[m.key] = res.ranks
+                        done_before = len(results) - len(ready)
+                        for i, (m, res, _) in enumerate(ready):
+                            if len(res.seats) == 1:
+                                byes += 1
+                            else:
+                                played += 1
+                            if on_match is not None:
+                                on_match(
+                                    m,
+                                    res,
+                                    RunProgress(
+                                        done_before + i + 1,
+                                        len(scheduled),
+                                        sched.final,
+                                        played,
+                                        resumed,
+                                        time.perf_counter() - t0,
+                                        tally,
+                                        book,
+                                        plan.format,
+                                        results,
+                                    ),
+                                )
                     next_submit = max(next_submit, next_commit)
                     while next_submit < len(pending) and len(running) < in_flight:
-                        m = pending[next_submit]
-                        if len(m.seats) > 1:
-                            running[submit(_task(plan, m, map_index[m.map]))] = next_submit
-                        next_submit += 1
+                        size = sizer.size(len(pending) - next_submit)
+                        batch: list[int] = []
+                        while next_submit < len(pending) and len(batch) < size:
+                            if len(pending[next_submit].seats) > 1:
+                                batch.append(next_submit)
+                            next_submit += 1
+                        if batch:
+                            orders = tuple(
+                                MatchOrder(
+                                    pending[i].key,
+                                    map_index[pending[i].map],
+                                    pending[i].seed,
+                                    pending[i].seats,
+                                )
+                                for i in batch
+                            )
+                            running[submit(MatchBatch(setup, orders))] = batch
                     if not running:
                         continue
                     done, _ = wait(list(running), return_when=FIRST_COMPLETED)
                     for fut in done:
-                        finished[running.pop(fut)] = fut.result()
+                        indices = running.pop(fut)
+                        played_batch = fut.result()
+                        sizer.add(played_batch)
+                        finished.update(zip(indices, played_batch, strict=True))
             finally:
                 for fut in running:
                     fut.cancel()

@@ -413,55 +413,86 @@ class Store:
         Raises:
             sqlalchemy.exc.IntegrityError: if the match already has a result.
         """
+        self.record_many(tid, [(match, result, updates)], ids)
+
+    def record_many(
+        self,
+        tid: int,
+        finished: Sequence[tuple[MatchRow, MatchResult, Sequence[RatingUpdate]]],
+        ids: EntrantIds,
+    ) -> None:
+        """Store several finished matches, each with its seats and rating updates, in ONE
+        transaction.
+
+        A transaction's own cost (begin, commit, the WAL append) is a large part of what
+        storing one match costs, so a runner with several consecutive matches ready
+        commits them together. Each match still goes in whole with its rating updates:
+        the transaction holds all of them or none, so a kill leaves a prefix of whole
+        matches either way.
+
+        Args:
+            tid: the tournament (kept for symmetry with the other writers).
+            finished: ``(match, result, updates)`` in schedule order.
+            ids: the entrants' row ids (`Store.entrant_ids`).
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: if a match already has a result (nothing of the
+                batch is then stored).
+        """
+        del tid  # the match rows identify the tournament
+        if not finished:
+            return
+        now = _now()
         with self.engine.begin() as conn:
-            rid = _inserted_id(
-                conn.execute(
-                    sa.insert(results).values(
-                        match_id=match.id,
-                        reason=result.reason,
-                        turns=result.turns,
-                        replay=result.replay,
-                        wall_seconds=result.wall_seconds,
-                        finished_at=_now(),
+            for match, result, updates in finished:
+                rid = _inserted_id(
+                    conn.execute(
+                        sa.insert(results).values(
+                            match_id=match.id,
+                            reason=result.reason,
+                            turns=result.turns,
+                            replay=result.replay,
+                            wall_seconds=result.wall_seconds,
+                            finished_at=now,
+                        )
                     )
                 )
-            )
-            conn.execute(
-                sa.insert(result_seats),
-                [
-                    {
-                        "result_id": rid,
-                        "seat": s.seat,
-                        "entrant_id": ids.by_index[s.entrant],
-                        "rank": s.rank,
-                        "score": s.score,
-                        "outcome": s.outcome,
-                        "forfeit": s.forfeit,
-                        "forfeit_win": s.forfeit_win,
-                        "forfeit_loss": s.forfeit_loss,
-                        "verdict": s.verdict,
-                        "moves": s.moves,
-                        "move_time": s.move_time,
-                    }
-                    for s in result.seats
-                ],
-            )
-            if updates:
                 conn.execute(
-                    sa.insert(rating_updates),
+                    sa.insert(result_seats),
                     [
                         {
                             "result_id": rid,
-                            "entrant_id": ids.by_name[u.entrant],
-                            "system": u.system,
-                            "before": u.before,
-                            "after": u.after,
-                            "sigma_before": u.sigma_before,
-                            "sigma_after": u.sigma_after,
+                            "seat": s.seat,
+                            "entrant_id": ids.by_index[s.entrant],
+                            "rank": s.rank,
+                            "score": s.score,
+                            "outcome": s.outcome,
+                            "forfeit": s.forfeit,
+                            "forfeit_win": s.forfeit_win,
+                            "forfeit_loss": s.forfeit_loss,
+                            "verdict": s.verdict,
+                            "moves": s.moves,
+                            "move_time": s.move_time,
                         }
-                        for u in updates
+                        for s in result.seats
                     ],
                 )
+                if updates:
+                    conn.execute(
+                        sa.insert(rating_updates),
+                        [
+                            {
+                                "result_id": rid,
+                                "entrant_id": ids.by_name[u.entrant],
+                                "system": u.system,
+                                "before": u.before,
+                                "after": u.after,
+                                "sigma_before": u.sigma_before,
+                                "sigma_after": u.sigma_after,
+                            }
+                            for u in updates
+                        ],
+                    )
 
     def results(self, tid: int) -> list[StoredResult]:
         """Every finished match in playing order, with its seats."""
