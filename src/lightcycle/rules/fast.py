@@ -15,6 +15,9 @@ from lightcycle.core.topology import OFF
 
 Window = tuple[int, int, dict[int, tuple[int, ...]]]
 _WINDOWS: dict[int, tuple[tuple[tuple[int, ...], ...], tuple[Window | None, ...]]] = {}
+_MAX_BOARDS = 64
+"""Boards whose windows are kept: a long-lived process that loads map after map (a duel
+over a pool of random maps, a judge) must not keep every board's tables forever."""
 
 
 def _window(nbrs: tuple[int, ...]) -> Window | None:
@@ -45,6 +48,8 @@ def windows(neighbours: tuple[tuple[int, ...], ...]) -> tuple[Window | None, ...
     hit = _WINDOWS.get(id(neighbours))
     if hit is None or hit[0] is not neighbours:
         hit = (neighbours, tuple(_window(n) for n in neighbours))
+        if len(_WINDOWS) >= _MAX_BOARDS:
+            del _WINDOWS[next(iter(_WINDOWS))]  # the oldest board
         _WINDOWS[id(neighbours)] = hit
     return hit[1]
 
