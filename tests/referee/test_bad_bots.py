@@ -7,7 +7,6 @@ left (daemons included) and that the referee has no zombie child.
 
 from __future__ import annotations
 
-import os
 import re
 import resource
 import sys
@@ -22,8 +21,8 @@ from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import play_game
 from lightcycle.referee.players import BotSpec, make_player
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import BotProcess, Limits, proctree
-from lightcycle.sandbox.process import MARK
+from lightcycle.sandbox import BotProcess, Limits
+from tests.sandbox.survivors import leftovers, zombie_children
 
 HERE = Path(__file__).parent / "bad_bots"
 BOTS = sorted(p for p in HERE.glob("*.py") if not p.name.startswith("_"))
@@ -48,18 +47,6 @@ class Recorder(BotProcess):
     def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*a, **kw)
         Recorder.started.append(self)
-
-
-def zombie_children() -> list[int]:
-    me = os.getpid()
-    return [p.pid for p in proctree.processes() if p.ppid == me and p.state == "Z"]
-
-
-def leftovers(proc: BotProcess) -> list[int]:
-    """Processes of ``proc``'s bot still present: marked, or in its session or tree."""
-    found = set(proctree.marked(MARK, proc.mark))
-    found.update(p.pid for p in proctree.tree(proc.pid, proc.pid))
-    return sorted(found)
 
 
 @pytest.mark.parametrize("path", BOTS, ids=[p.stem for p in BOTS])
@@ -106,7 +93,7 @@ def test_bad_bot_gets_its_verdict_and_nothing_more(path: Path, monkeypatch, tmp_
     assert Recorder.started, "the bot was never started"
     for proc in Recorder.started:
         assert leftovers(proc) == [], f"{path.name} left processes running"
-    assert zombie_children() == []
+    assert zombie_children() == set()
     log = next((tmp_path / "logs").glob("*.log"), None)
     if log is not None:
         assert log.stat().st_size < 80 * 1024, "stderr logs keep only a bounded tail"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 import time
@@ -21,8 +20,8 @@ from lightcycle.referee.game import play_game
 from lightcycle.referee.match import MatchResult, run_match
 from lightcycle.referee.players import BotSpec, ProgramPlayer, parse_bot_spec, read_bot_file
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import BotProcess, Limits, proctree
-from lightcycle.sandbox.process import MARK
+from lightcycle.sandbox import BotProcess, Limits
+from tests.sandbox.survivors import leftovers, zombie_children
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = Path(__file__).parent / "bad_bots"
@@ -59,22 +58,11 @@ def program(path: Path, protocol: str = "tron2010", **kw: object) -> BotSpec:
     )
 
 
-def leftovers(proc: BotProcess) -> list[int]:
-    found = set(proctree.marked(MARK, proc.mark))
-    found.update(p.pid for p in proctree.tree(proc.pid, proc.pid))
-    return sorted(found)
-
-
-def zombie_children() -> list[int]:
-    me = os.getpid()
-    return [p.pid for p in proctree.processes() if p.ppid == me and p.state == "Z"]
-
-
 def assert_nothing_left(started: list[BotProcess]) -> None:
     assert started, "no process was started"
     for proc in started:
         assert leftovers(proc) == [], f"process {proc.pid} of {proc.argv} survived the match"
-    assert zombie_children() == []
+    assert zombie_children() == set()
 
 
 def match(specs: list[BotSpec], games: int, spares: int, **kw: object) -> MatchResult:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -10,22 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool, proctree
-from lightcycle.sandbox.process import MARK
+from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool
+from tests.sandbox.survivors import leftovers, zombie_children
 
 PY = sys.executable
 ECHO = [PY, "-c", "import sys\nfor line in sys.stdin: print(line.strip(), flush=True)"]
-
-
-def leftovers(proc: BotProcess) -> list[int]:
-    found = set(proctree.marked(MARK, proc.mark))
-    found.update(p.pid for p in proctree.tree(proc.pid, proc.pid))
-    return sorted(found)
-
-
-def zombie_children() -> list[int]:
-    me = os.getpid()
-    return [p.pid for p in proctree.processes() if p.ppid == me and p.state == "Z"]
 
 
 def recording(
@@ -78,7 +66,7 @@ def test_a_spare_is_started_while_the_taken_process_works(isolate: str) -> None:
     assert pool.started == 3 and pool.unused == 1
     for proc in made:
         assert leftovers(proc) == []
-    assert zombie_children() == []
+    assert zombie_children() == set()
 
 
 def test_without_spares_each_take_starts_one() -> None:
@@ -105,7 +93,7 @@ def test_retire_ends_the_process_in_the_background_and_writes_its_log(tmp_path: 
     pool.close()
     assert proc.poll() is not None and leftovers(proc) == []
     assert b"bye" in (tmp_path / "bot.log").read_bytes()
-    assert zombie_children() == []
+    assert zombie_children() == set()
 
 
 @pytest.mark.parametrize("isolate", ["auto", "none"])
@@ -126,7 +114,7 @@ def test_close_kills_unused_spares_and_stubborn_retirees(isolate: str) -> None:
     assert pool.unused == 2
     for proc in made:
         assert leftovers(proc) == [], "a process of the pool survived it"
-    assert zombie_children() == []
+    assert zombie_children() == set()
 
 
 def test_take_after_close_is_refused() -> None:

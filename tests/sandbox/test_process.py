@@ -20,6 +20,7 @@ import pytest
 from lightcycle.sandbox import BotProcess, Limits, SandboxError, proctree
 from lightcycle.sandbox import process as process_mod
 from lightcycle.sandbox.process import MARK, describe_status, pidns_prefix
+from tests.sandbox.survivors import leftovers, zombie_children
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the sandbox reads /proc (Linux only)"
@@ -74,17 +75,6 @@ def read_until(proc: BotProcess, needle: bytes, timeout: float) -> bytes:
 
     wait_for(seen, timeout, f"{needle!r} on stdout (got {bytes(got)!r})")
     return bytes(got)
-
-
-def leftovers(proc: BotProcess) -> list[int]:
-    found = {p.pid for p in proctree.tree(proc.pid, proc.pid)}
-    found.update(proctree.marked(MARK, proc.mark))
-    return sorted(found)
-
-
-def zombie_children() -> set[int]:
-    me = os.getpid()
-    return {p.pid for p in proctree.processes() if p.ppid == me and p.state == "Z"}
 
 
 # -- start ---------------------------------------------------------------------------
