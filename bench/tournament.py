@@ -38,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,17 @@ def make(folder: Path, bots: list[str], rounds: int) -> Plan:
     return make_plan(load_config(path))
 
 
+def _seats(plan: Plan, players: PlayerCache, entrants: Sequence[int]) -> list[Any]:
+    """The kept players of ``entrants``, named as the tournament names them."""
+    seats = []
+    for e in entrants:
+        ent = plan.entrants[e]
+        player = players.get(ent.name, ent.spec, plan.limits, None)
+        player.name = ent.name
+        seats.append(player)
+    return seats
+
+
 def direct(plan: Plan) -> tuple[float, list[tuple[int, ...]]]:
     """Play the schedule's games in a loop; seconds and the places of each game."""
     pairings = plan.format.schedule({}).pairings
@@ -95,12 +107,7 @@ def direct(plan: Plan) -> tuple[float, list[tuple[int, ...]]]:
     t0 = time.perf_counter()
     try:
         for p in pairings:
-            seats = []
-            for e in p.seats:
-                ent = plan.entrants[e]
-                player = players.get(ent.name, ent.spec, plan.limits, None)
-                player.name = ent.name
-                seats.append(player)
+            seats = _seats(plan, players, p.seats)
             record = play_game(
                 seats,
                 plan.maps[p.map],
@@ -159,12 +166,7 @@ def fresh_map_cost(plan: Plan, pairings: list[Any]) -> float:
             spec, rs = plan.maps[p.map], plan.rulesets[p.map]
             if fresh:
                 spec, rs = pickle.loads(pickle.dumps((spec, rs)))
-            seats = []
-            for e in p.seats:
-                ent = plan.entrants[e]
-                player = cache.get(ent.name, ent.spec, plan.limits, None)
-                player.name = ent.name
-                seats.append(player)
+            seats = _seats(plan, cache, p.seats)
             controls = [plan.controls[e][p.map] for e in p.seats]
             play_game(seats, spec, rs, seed=p.seed, controls=controls)
         return (time.process_time() - t0) / len(pairings)
