@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lightcycle.cli.common import ProtocolOption, console, err, user_errors
+from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
 
 if TYPE_CHECKING:
     from lightcycle.tournament.duel import DuelProgress, DuelResult, PairResult
@@ -92,6 +93,8 @@ def duel(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
     ] = False,
+    executor: ExecutorOption = "process",
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Play two bots in side-swapped pairs and say, with statistics, which is stronger.
 
@@ -101,7 +104,12 @@ def duel(
     reports them) and verdicts. With --sprt the duel stops as soon as the test decides.
     See docs/duel.md.
 
+    With --executor ray the pairs run on a Ray cluster (-j: pairs at once, default
+    every CPU of the cluster).
+
     Example: lightcycle duel py:v2.py py:v1.py --games 400 --move-time 0.1 --sprt 0 20
+
+    Example: lightcycle duel py:v2.py py:v1.py --games 4000 --executor ray --ray-address auto
     """
     from lightcycle.maps.registry import get_map  # noqa: F401 -- fail early on a broken install
     from lightcycle.referee.clock import TimeControl
@@ -126,18 +134,21 @@ def duel(
             except ValueError as exc:
                 raise typer.BadParameter(str(exc)) from None
         shown = err if as_json else console
-        with Progress(
-            TextColumn("[bold]pairs"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[score]}"),
-            console=shown,
-            transient=True,
-            disable=not shown.is_terminal,
-        ) as progress:
+        with (
+            ray_executor(executor, ray_address, workers, duel=True) as cluster,
+            Progress(
+                TextColumn("[bold]pairs"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[score]}"),
+                console=shown,
+                transient=True,
+                disable=not shown.is_terminal,
+            ) as progress,
+        ):
             task = progress.add_task("pairs", total=(games + 1) // 2, rate="", score="")
 
             def on_pair(pair: PairResult, p: DuelProgress) -> None:
@@ -156,9 +167,10 @@ def duel(
                 ruleset=rs,
                 control=control,
                 seed=seed,
-                workers=workers,
+                workers=cluster.max_workers if cluster is not None else workers,
                 sprt=test,
                 on_pair=on_pair,
+                executor=cluster,
                 out_dir=out,
             )
     if as_json:

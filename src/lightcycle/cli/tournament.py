@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 from rich import box
@@ -25,6 +27,7 @@ from rich.table import Table
 from lightcycle.cli.common import console, err, user_errors
 
 if TYPE_CHECKING:
+    from lightcycle.tournament.cluster import RayExecutor
     from lightcycle.tournament.report import Report
     from lightcycle.tournament.standings import Standing
     from lightcycle.tournament.store import Store
@@ -51,6 +54,63 @@ NameOption = Annotated[
     str | None,
     typer.Option("--name", help="The tournament, when the database holds several."),
 ]
+
+ExecutorOption = Annotated[
+    Literal["process", "ray"],
+    typer.Option(
+        "--executor",
+        help="Where games run: process (a pool of processes on this machine) or ray (a Ray "
+        "cluster, local or --ray-address; needs Ray: pip install 'lightcycle\\[cluster]'; "
+        "every node needs the same files at the same paths, see docs/tournaments.md).",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="With --executor ray: the cluster to use: auto (the one `ray start` began on "
+        "this machine), HOST:PORT of its head, or ray://HOST:10001 (default: start a local "
+        "Ray for this run).",
+        show_default=False,
+    ),
+]
+"""``--executor`` and ``--ray-address``, shared by ``tournament run`` and ``duel``."""
+
+
+@contextmanager
+def ray_executor(
+    kind: str, address: str | None, workers: int | None, duel: bool = False
+) -> Iterator[RayExecutor | None]:
+    """The Ray executor ``--executor ray`` asks for (``None`` for the default pool).
+
+    Ray starts only here, after the command's input was checked, since starting it takes
+    seconds; a missing Ray is one red line naming the extra. The executor is shut down
+    at the end (with the local Ray it started); an interruption cancels its tasks.
+
+    Raises:
+        typer.BadParameter: ``--ray-address`` without ``--executor ray``.
+        typer.Exit: Ray is missing (status 2).
+    """
+    if kind != "ray":
+        if address is not None:
+            raise typer.BadParameter("--ray-address needs --executor ray")
+        yield None
+        return
+    from lightcycle.tournament.cluster import ClusterError, duel_executor, tournament_executor
+
+    try:
+        make = duel_executor if duel else tournament_executor
+        executor = make(address, workers)
+    except ClusterError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    try:
+        yield executor
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown()
 
 
 def _open(path: Path, db: str | None, name: str | None) -> tuple[Store, str | None, Path]:
@@ -133,6 +193,8 @@ def run(
         Path | None, typer.Option(help="Output folder instead of the file's `out`.")
     ] = None,
     db: DbOption = None,
+    executor: ExecutorOption = "process",
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Play a tournament, or whatever is missing of it, and show the standings.
 
@@ -141,7 +203,12 @@ def run(
     output folder as each match ends; stop it at any moment (even kill -9) and run the
     same command again: it plays only the matches that are missing.
 
+    With --executor ray the games run on a Ray cluster (-j: CPUs to use, default every
+    CPU of the cluster, whatever the file's workers); the database stays with this command.
+
     Example: lightcycle tournament run examples/tournaments/classroom.toml -j 4
+
+    Example: lightcycle tournament run week3.toml --executor ray --ray-address auto
     """
     from lightcycle.tournament.config import load_config
     from lightcycle.tournament.plan import make_plan
@@ -149,9 +216,12 @@ def run(
     from lightcycle.tournament.runner import RunProgress, run_tournament
     from lightcycle.tournament.store import MatchRow, Store
 
-    with user_errors():
+    with user_errors(), ExitStack() as stack:
         config = load_config(file, out=out, database=db)
         plan = make_plan(config)
+        # Ray starts (seconds) once the file is known to be good, before the store opens
+        # (the file's `workers` suits one machine; on Ray only -j limits the cluster's CPUs)
+        cluster = stack.enter_context(ray_executor(executor, ray_address, workers))
         store = Store(config.database_url)
         progress = Progress(
             TextColumn("[bold]matches"),
@@ -187,7 +257,13 @@ def run(
         try:
             if console.is_terminal:
                 live.start()
-            summary = run_tournament(plan, store=store, workers=workers, on_match=on_match)
+            summary = run_tournament(
+                plan,
+                store=store,
+                workers=cluster.max_workers if cluster is not None else workers,
+                executor=cluster,
+                on_match=on_match,
+            )
         except KeyboardInterrupt:
             live.stop()
             err.print(
