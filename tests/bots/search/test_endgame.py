@@ -8,7 +8,7 @@ import pytest
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
-from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.bots.search.endgame import _chain_bound, _colours, greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
 from tests.bots.search.positions import read_positions
 
@@ -98,3 +98,87 @@ def test_stops_when_told() -> None:
     fill = solve_fill(k, 0, free, out_of_time=out_of_time)
     assert fill.nodes <= 256 or fill.proven
     assert _is_path(k, 0, free, fill.path)
+
+
+def _longest_memo(k: Kernel, head: int, free: int) -> int:
+    """Exhaustive longest path, memoised on (cell, cells left reachable): exact, and fast
+    enough for the 30-cell regions the solver's own tests need."""
+    memo: dict[tuple[int, int], int] = {}
+
+    def rec(c: int, f: int) -> int:
+        reach = k.flood(1 << c, f)
+        key = (c, reach)
+        got = memo.get(key)
+        if got is None:
+            got = 0
+            for n in k.neighbours[c]:
+                if (reach >> n) & 1:
+                    got = max(got, 1 + rec(n, reach & ~(1 << n)))
+            memo[key] = got
+        return got
+
+    return rec(head, free)
+
+
+def _random_region(rng: random.Random, k: Kernel) -> tuple[int, int]:
+    head = rng.randrange(k.size)
+    density = rng.choice((0.65, 0.75, 0.85))
+    free = sum(1 << c for c in range(k.size) if rng.random() < density) & ~(1 << head)
+    return head, free
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_solver_matches_brute_force_on_larger_regions(seed: int) -> None:
+    """Regions of up to 30 cells, where the chamber-crossing bound and the probes matter."""
+    rng = random.Random(100 + seed)
+    for _ in range(30):
+        w, h = rng.randint(4, 6), rng.randint(4, 6)
+        wrap = w * h <= 16 and rng.random() < 0.3  # brute force on a dense 6x6 torus: 15 s
+        k = Kernel(GridTopology(w, h, wrap))
+        head, free = _random_region(rng, k)
+        optimum = _longest_memo(k, head, free)
+        fill = solve_fill(k, head, free)
+        assert fill.bound >= optimum
+        assert fill.proven and len(fill.path) == optimum
+        assert _is_path(k, head, free, fill.path)
+
+
+def test_chain_bound_is_never_below_the_optimum() -> None:
+    """On checkerboards and off them (odd tori have no colouring), with every head."""
+    rng = random.Random(7)
+    for _ in range(200):
+        w, h = rng.randint(2, 5), rng.randint(2, 5)
+        k = Kernel(GridTopology(w, h, rng.random() < 0.4))
+        head, free = _random_region(rng, k)
+        optimum = _longest(k, head, free)
+        region = k.flood(1 << head, free)
+        bound = _chain_bound(k.neighbours, _colours(k), k.size, head, region)
+        assert bound >= optimum
+        assert bound <= fill_bound(k, head, region)  # never looser than the plain tree
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3, 10, 40])
+def test_tiny_budgets_never_fill_worse_than_greedy(limit: int) -> None:
+    rng = random.Random(limit)
+    k = Kernel(GridTopology(10, 10))
+    for _ in range(10):
+        head, free = _random_region(rng, k)
+        fill = solve_fill(k, head, free, node_limit=limit)
+        assert len(fill.path) >= len(greedy_fill(k, head, free))
+        assert _is_path(k, head, free, fill.path)
+        assert fill.nodes <= limit + 1  # the node that found the budget spent
+        again = solve_fill(k, head, free, node_limit=limit)
+        assert again.path == fill.path and again.nodes == fill.nodes
+
+
+@pytest.mark.parametrize("pos", read_positions("hard_fills.txt"), ids=lambda p: p.name)
+def test_reaches_the_proven_optimum_of_bench_regions(pos) -> None:  # type: ignore[no-untyped-def]
+    view = pos.view()
+    k = Kernel(view.topology)
+    head = view.me.head
+    free = k.full & ~view.state.occupied
+    optimum = int(pos.fields["optimum"])
+    fill = solve_fill(k, head, free, node_limit=int(pos.fields["nodes"]))
+    assert len(fill.path) == optimum
+    assert fill.bound >= optimum
+    assert _is_path(k, head, free, fill.path)
