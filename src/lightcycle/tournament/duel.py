@@ -368,17 +368,27 @@ def play_pair(task: PairTask, players: PlayerCache | None = None) -> PairResult:
                 log_prefix=prefix,
                 extra_params=task.extra_params,
             )
-            replay = None
-            if out is not None:
-                replay = f"replays/{prefix}.json"
-                (out / "replays").mkdir(parents=True, exist_ok=True)
-                record.replay.save(out / replay)
+            replay = save_replay(record, out, prefix)
             games.append(_game_result(task, g, a_seat, record, replay))
         starts = [_starts(pa) - before[0], _starts(pb) - before[1]]
     finally:
         if players is None:
             cache.shutdown()
     return PairResult(task.index, task.map.id, task.seed, games, starts)
+
+
+def save_replay(record: GameRecord, out: Path | None, name: str) -> str | None:
+    """Write a game's replay as ``replays/NAME.json`` under ``out``; its relative path.
+
+    Duels and tournaments both store that relative path with the result, so the output
+    folder can be moved as a whole. ``None`` (nothing written) without an ``out``.
+    """
+    if out is None:
+        return None
+    replay = f"replays/{name}.json"
+    (out / "replays").mkdir(parents=True, exist_ok=True)
+    record.replay.save(out / replay)
+    return replay
 
 
 def _game_result(

@@ -35,7 +35,7 @@ from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.duel import PlayerCache, worker_players
+from lightcycle.tournament.duel import PlayerCache, save_replay, worker_players
 from lightcycle.tournament.results import MatchResult, SeatResult, seat_outcomes
 
 
@@ -217,11 +217,7 @@ def play_match(task: MatchTask, players: PlayerCache | None = None) -> MatchResu
             controls=list(task.controls),
             log_prefix=task.key,
         )
-        replay = None
-        if out is not None:
-            replay = f"replays/{task.key}.json"
-            (out / "replays").mkdir(parents=True, exist_ok=True)
-            record.replay.save(out / replay)
+        replay = save_replay(record, out, task.key)
     finally:
         if players is None:
             cache.shutdown()
