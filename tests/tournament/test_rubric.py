@@ -58,7 +58,12 @@ def test_the_duel_rubric_totals_100_against_the_ladder() -> None:
         "builtin:wallhugger",
         "builtin:chaser",
         "builtin:runaway",
+        "builtin:floodfill",
+        "builtin:territory",
+        "builtin:medium",
+        "builtin:strong:nodes=3000",  # a node budget: the same moves on every machine
     ]
+    assert [s.label for s in r.series][-1] == "Strong"
     for s in r.series:
         assert len(s.maps) >= 3 and s.swap_sides and s.draws_as_half_wins
         assert s.control.move == 1.0 and s.control.first_move == 3.0

@@ -26,7 +26,7 @@ app = typer.Typer(
     help="Tron light-cycle AI: play bots, watch replays, browse maps and rulesets.\n\n"
     "Example: lightcycle play --map ring --bots chaser,runaway --seed 7",
     no_args_is_help=True,
-    rich_markup_mode="rich",
+    rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
 )
 maps_app = typer.Typer(help="Browse the built-in maps.\n\nExample: lightcycle maps show ring")

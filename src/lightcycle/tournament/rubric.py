@@ -40,7 +40,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from lightcycle.bots.registry import BUILTIN, builtin_names
+from lightcycle.bots.registry import BUILTIN, BotError, builtin_names, make_bot
 from lightcycle.formats.errors import FormatError, show
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapError
@@ -864,16 +864,23 @@ class _Parser:
                     f"{show(text)}: no file {path}",
                 )
             return f"{prefix}{path}{':' + cls if cls else ''}"
-        name = text.removeprefix("builtin:").lower()
+        name, _, settings = text.removeprefix("builtin:").partition(":")
+        name = name.lower()
         if name not in builtin_names():
             raise self.fail(
                 line,
-                "an opponent: builtin:NAME ("
+                "an opponent: builtin:NAME[:key=value,...] ("
                 + ", ".join(builtin_names())
                 + "), py:FILE.py, FILE.toml, cteam:FILE.c or cmd:'...' with protocol",
                 show(text),
             )
-        return f"builtin:{name}"
+        spec = f"builtin:{name}" + (f":{settings}" if settings else "")
+        if settings:  # build it once, so a bad setting is reported here, with its line
+            try:
+                make_bot(spec)
+            except BotError as exc:
+                raise self.fail(line, "settings the built-in bot accepts", str(exc)) from None
+        return spec
 
     def _rows(self, k: int, value: object, games: int, line: int) -> tuple[Row, ...]:
         if not isinstance(value, list) or not value:
@@ -915,7 +922,7 @@ class _Parser:
 def _default_label(opponent: str) -> str:
     """An opponent's name when the series gives no label: the built-in bot's, or the file's."""
     if opponent.startswith("builtin:"):
-        return BUILTIN[opponent.removeprefix("builtin:")].name
+        return BUILTIN[opponent.removeprefix("builtin:").partition(":")[0]].name
     if opponent.startswith("cmd:"):
         return opponent
     path = opponent.split(":", 1)[-1] if opponent.startswith(_PROGRAM_PREFIXES) else opponent
