@@ -238,10 +238,12 @@ def _startup_match(
         match_mod.make_player = real  # type: ignore[assignment]
     player = players_seen[0]
     first_extra = 0.0
+    moves = 0
     for g in result.games:
         replay = Replay.load(out / str(g.replay))
         seat = g.bots.index(result.stats[0].name)
         times = [t[seat] for t in replay.times or [] if t[seat] is not None]
+        moves += len(times)
         if len(times) > 1:
             typical = statistics.median(times[1:])
             first_extra += max(0.0, times[0] - typical)
@@ -254,6 +256,11 @@ def _startup_match(
         "startup_s": round(startup, 4),
         "match_s": round(result.wall_seconds, 4),
         "share": round(startup / result.wall_seconds, 4),
+        "bot_moves": moves,
+        # the think time per move, on average, at which start-up would be 5% of the match
+        "break_even_ms": round(
+            1000 * max(0.0, startup / 0.05 - result.wall_seconds) / max(1, moves), 3
+        ),
         "per_start_ms": round(1000 * startup / max(1, player.starts), 2),
         "per_game_ms": round(1000 * result.wall_seconds / games, 2),
         "spares": spares if not player.reuses else 0,
@@ -349,6 +356,7 @@ def main() -> None:
                 f"({100 * r['share_range'][0]:.1f}-{100 * r['share_range'][1]:.1f}%; "
                 f"target < 5%: {ok}); "
                 f"{r['per_start_ms']:.1f} ms per start, {r['per_game_ms']:.1f} ms per game; "
+                f"under 5% if the bot thinks {r['break_even_ms']:.2f} ms a move; "
                 f"first replies +{1000 * r['first_reply_extra_s']:.1f} ms, "
                 f"{1000 * r['background_s']:.0f} ms in the background, "
                 f"{r['spares_unused']} spare(s) unused"
@@ -356,7 +364,9 @@ def main() -> None:
     if result["startup"]:
         print(
             "n/a: a process per game is the protocol's own (the 2010, multi-player and Scheme "
-            "protocols cannot announce a new game); the target is for reused processes"
+            "protocols cannot announce a new game); the target is for reused processes.\n"
+            "These bots answer at once; 'under 5% if the bot thinks X ms a move' is the average "
+            "time per move at which the same start-up would be 5% of the match"
         )
 
 
