@@ -16,7 +16,11 @@ evaluation calls the usable part of a territory.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
+
 from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.core.topology import GridTopology
 
 
 def fill_bound(kernel: Kernel, head: int, free: int, parity: bool = True) -> int:
@@ -102,3 +106,80 @@ def parity_bound(kernel: Kernel, head: int, region: int) -> int:
         same = size - (region & black).bit_count()
     other = size - same
     return min(size, 2 * same + 1 if other > same else 2 * other)
+
+
+def dead_end_bound(kernel: Kernel, head: int, region: int) -> int:
+    """The checkerboard bound with dead ends left out: an upper bound on the moves a
+    path from ``head`` can make through ``region`` (the cells reachable from it).
+
+    A dead end is a cell of ``region`` with one neighbour in ``region`` or at the head: a
+    path that enters it cannot leave, so it can only be the last cell, and at most one
+    dead end is used. Without one the path alternates colours through the live cells;
+    ending on a dead end of the other colour than the head's, it makes an odd number of
+    moves, one more on that colour; ending on one of the head's colour, an even number.
+    On boards without a checkerboard (graphs, odd tori) only the count is bounded; on
+    graphs, where dead ends are not found bit-parallel, this is `parity_bound`.
+    """
+    pairs = _pairs(kernel)
+    if pairs is None:
+        return parity_bound(kernel, head, region)
+    dead = region & ~pairs(region | (1 << head))
+    size = region.bit_count()
+    nd = dead.bit_count()
+    black = kernel.black
+    if black is None:
+        return size - nd + (1 if nd else 0)
+    if (black >> head) & 1:
+        same = (region & black).bit_count()
+        same_dead = (dead & black).bit_count()
+    else:
+        same = size - (region & black).bit_count()
+        same_dead = nd - (dead & black).bit_count()
+    live_same = same - same_dead
+    live_other = size - same - (nd - same_dead)
+    bound = 2 * live_same + 1 if live_other > live_same else 2 * live_other
+    if nd > same_dead:  # the last cell a dead end of the other colour
+        bound = max(bound, 2 * min(live_same, live_other) + 1)
+    if same_dead:  # the last cell a dead end of the head's colour
+        bound = max(bound, 2 * min(live_other, live_same + 1))
+    return bound
+
+
+@lru_cache(maxsize=16)
+def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
+    """``pairs(cells)``: the cells with at least two neighbours in ``cells``, by shifts
+    (grids only; ``None`` on graphs).
+
+    A neighbour reached two ways (the two sides of a torus two cells wide) counts twice,
+    which only ever hides a dead end: the bound stays an upper bound."""
+    topology = kernel.topology
+    if not isinstance(topology, GridTopology):
+        return None
+    w, h, size = topology.width, topology.height, topology.size
+    full = kernel.full
+    first_col = sum(1 << (y * w) for y in range(h))
+    last_col = first_col << (w - 1)
+    not_first = full & ~first_col
+    not_last = full & ~last_col
+    if not topology.wrap:
+
+        def pairs(b: int) -> int:
+            r = (b & not_last) << 1
+            le = (b & not_first) >> 1
+            u = b << w
+            d = b >> w
+            return (r & le) | ((r | le) & (u | d)) | (u & d)
+
+        return pairs
+    first_row = (1 << w) - 1
+    last_row = first_row << (size - w)
+    down = size - w
+
+    def pairs_torus(b: int) -> int:
+        r = ((b & not_last) << 1) | ((b & last_col) >> (w - 1))
+        le = ((b & not_first) >> 1) | ((b & first_col) << (w - 1))
+        u = ((b & ~last_row) << w) | ((b & last_row) >> down)
+        d = (b >> w) | ((b & first_row) << down)
+        return ((r & le) | ((r | le) & (u | d)) | (u & d)) & full
+
+    return pairs_torus

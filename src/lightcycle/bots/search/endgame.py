@@ -6,20 +6,25 @@ well-structured, so a depth-first search with good bounds proves most of them qu
 - the incumbent starts as a greedy wall-hugging fill, so the answer is never worse than
   that;
 - each move is bounded before it is entered: the cells it can still reach, their
-  checkerboard parity (both bit-parallel), then the chamber tree (`_chain_bound`: of the
-  pockets hanging off cut cells only one branch can be filled, and a chamber crossed
-  from one cut cell to another gives up the cell its colours cannot pair); a move whose
-  bound cannot beat the best path is never entered;
+  checkerboard parity with the dead ends left out (`dead_end_bound`: a cell with one
+  way in can only be the last, so at most one is filled; all bit-parallel), then the
+  chamber tree (`_chain_bound`: of the pockets hanging off cut cells only one branch can
+  be filled, and a chamber crossed from one cut cell to another gives up the cell its
+  colours cannot pair); a move whose bound cannot beat the best path is never entered.
+  The chamber tree costs nearly all of a node's time, so it is computed only when the
+  search reaches the move, for a move the cheap bounds have not cut already;
 - a position (head, region) searched to the end records the best its moves could still
   promise; reached again by another move order, that learned bound cuts it;
-- before the exhaustive search, short probes follow the move ordering but try every
-  move at the first few branching points: a wrong turn near the root is what a
-  depth-first search takes longest to undo;
+- the root's moves are searched interleaved, each in turn for a share of the nodes (a
+  share that grows by half each round): a wrong turn near the root is what a
+  depth-first search takes longest to undo, and the right move is often not the one the
+  ordering puts first. The root's bound is the best of its moves' bounds;
 - the search stops as soon as the path reaches the root's bound: that path is proven
-  optimal. At a deadline it returns the best path found so far.
+  optimal; and when every move is exhausted. At a deadline it returns the best path
+  found so far.
 
-It is deterministic for a node budget (probes and search count nodes alike), and obeys a
-deadline when given one.
+It is deterministic for a node budget (every node entered counts), and obeys a deadline
+when given one.
 """
 
 from __future__ import annotations
@@ -27,26 +32,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import parity_bound
+from lightcycle.bots.search.chambers import dead_end_bound, parity_bound
 
-PROBE_NODES_PER_CELL = 4
-"""The probes' node budget, per cell of the region. Probes find the optimum of most
-regions whose first descent goes wrong near the root; beyond a few nodes per cell they
-only delay the exhaustive search that proves it (measured on the bench's regions)."""
+ROOT_SHARE = 128
+"""Nodes each of the root's moves is searched for in the first round of the interleaved
+search; each round gives half as many again. Smaller shares find the optimum later on
+the regions whose first move is right, larger ones on those whose first move is wrong
+(measured on the endgame bench's regions: 64 to 512 nodes, growth 1 to 2)."""
 
+SHARE_GROWTH = 1.5
 
-_Child = tuple[int, int, int, int, int]
-"""A move in the search's order: minus its bound, exits, minus walls, its cell, its region."""
+_Child = tuple[int, int, int, int, int, bool]
+"""A move in the search's order: minus its bound, exits, minus walls, its cell, its
+region, and whether the bound includes the chamber tree yet."""
+
+_Frame = list[Any]
+"""A position on a search's stack: [cell, region, depth, its moves, the next move to try,
+the most its moves can still promise]."""
 
 
 class _Stop(Exception):
     """Out of nodes or time: unwind and keep the best path found."""
-
-
-class _Probed(Exception):
-    """The probes have spent their budget: go on with the exhaustive search."""
 
 
 @dataclass
@@ -122,8 +131,9 @@ def solve_fill(
     never entered, and the rest are tried best bound first, then fewest onward exits
     (Warnsdorff: the cell that would otherwise be left behind), then most walls around.
     Ordering by the bound keeps the first descent out of moves that cut off a chamber,
-    which is what a greedy fill gets wrong; a bound computed once per move rather than
-    once per visit also leaves the child nothing to recompute.
+    which is what a greedy fill gets wrong. The chamber bound of a move is computed when
+    the search comes to it; if it is lower than the cheap bound the move was sorted by,
+    the move goes back among the others at its place.
 
     Args:
         kernel: the board's kernel.
@@ -157,16 +167,16 @@ def solve_fill(
     result = Fill(best, root_bound, len(best) >= root_bound)
     if result.proven:
         return result
-    path: list[int] = []
     known: dict[tuple[int, int], int] = {}
     nodes = 0
     best_len = len(best)
     flood = kernel.flood
-    probe_cap = PROBE_NODES_PER_CELL * region.bit_count()
-    narrowed = False  # whether a probe left a move untried
 
-    def moves(cur: int, reach: int, depth: int) -> tuple[list[_Child], int]:
-        """The moves worth entering, best first, and the most any cut move promises."""
+    def moves(cur: int, reach: int, depth: int, exact: bool = False) -> tuple[list[_Child], int]:
+        """The moves worth entering, best first, and the most any cut move promises.
+
+        The chamber bound is left to `run` (``exact``: computed here), so a move cut by
+        the cheap bounds, or never reached, does not pay for it."""
         need = best_len - depth  # a move must promise more than this many cells
         children: list[_Child] = []
         top = 0
@@ -175,15 +185,20 @@ def solve_fill(
                 continue
             rest = reach & ~(1 << d)
             sub = flood(1 << d, rest)
-            bound = 1 + parity_bound(kernel, d, sub)
+            bound = 1 + dead_end_bound(kernel, d, sub)
+            done = True
             if bound > need and bound > 2:
                 learned = known.get((d, sub))
                 if learned is not None and learned + 1 < bound:
                     bound = learned + 1
                 if bound > need:
-                    bound = min(bound, 1 + _chain_bound(nbrs, colour, ncells, d, sub))
+                    if exact:
+                        bound = min(bound, 1 + _chain_bound(nbrs, colour, ncells, d, sub))
+                    else:
+                        done = False
             if bound <= need:
-                top = max(top, bound)
+                if bound > top:
+                    top = bound
                 continue
             exits = 0
             walls = 0
@@ -192,12 +207,12 @@ def solve_fill(
                     exits += 1
                 elif not (rest >> e) & 1:
                     walls += 1
-            children.append((-bound, exits, -walls, d, sub))
+            children.append((-bound, exits, -walls, d, sub, done))
         if len(children) > 1:
             children.sort()
         return children, top
 
-    def visit(depth: int) -> None:
+    def visit(depth: int, path: list[int]) -> None:
         """Count a node, obey the budget, and keep ``path`` if it is the best yet."""
         nonlocal nodes, best_len, best
         nodes += 1
@@ -211,55 +226,75 @@ def solve_fill(
             if best_len >= root_bound:
                 raise _Stop
 
-    def probe(cur: int, reach: int, depth: int, spread: int) -> None:
-        """Follow the ordering, trying every move at the first ``spread`` branchings."""
-        nonlocal narrowed
-        visit(depth)
-        if nodes > probe_cap:
-            raise _Probed
-        children, _ = moves(cur, reach, depth)
-        if len(children) > 1:
-            if spread == 0:
-                children = children[:1]
-                narrowed = True
-            else:
-                spread -= 1
-        for neg_bound, _, _, d, sub in children:
-            if depth - neg_bound > best_len:
-                path.append(d)
-                probe(d, sub, depth + 1, spread)
-                path.pop()
+    def run(stack: list[_Frame], path: list[int], share: int) -> bool:
+        """Go on with a depth-first search for ``share`` nodes; whether it is finished.
 
-    def dfs(cur: int, reach: int, depth: int) -> int:
-        """Search every move; return a bound on the moves left from here, learned."""
-        visit(depth)
-        children, top = moves(cur, reach, depth)
-        for neg_bound, _, _, d, sub in children:
-            if depth - neg_bound <= best_len:
-                got = -neg_bound
-            else:
+        When a position is done, the most its moves could still promise is recorded in
+        ``known`` and passed to its parent."""
+        spent = 0
+        while stack:
+            frame = stack[-1]
+            children = frame[3]
+            i = frame[4]
+            if i < len(children):
+                neg_bound, exits, walls, d, sub, done = children[i]
+                depth = frame[2] + 1
+                if depth - 1 - neg_bound <= best_len:
+                    frame[4] = i + 1
+                    if -neg_bound > frame[5]:
+                        frame[5] = -neg_bound
+                    continue
+                if not done:
+                    chain = _chain_bound(nbrs, colour, ncells, d, sub)
+                    if chain + 1 < -neg_bound:
+                        # Back among the moves not tried yet, at its place.
+                        child = (-1 - chain, exits, walls, d, sub, True)
+                        j = i + 1
+                        n = len(children)
+                        while j < n and children[j] < child:
+                            children[j - 1] = children[j]
+                            j += 1
+                        children[j - 1] = child
+                        continue
+                frame[4] = i + 1
                 path.append(d)
-                got = 1 + dfs(d, sub, depth + 1)
-                path.pop()
-            top = max(top, got)
-        known[(cur, reach)] = top
-        return top
+                visit(depth, path)
+                kids, top = moves(d, sub, depth)
+                stack.append([d, sub, depth, kids, 0, top])
+                spent += 1
+                if spent >= share:
+                    return False
+            else:
+                stack.pop()
+                known[(frame[0], frame[1])] = frame[5]
+                if stack:
+                    path.pop()
+                    parent = stack[-1]
+                    if 1 + frame[5] > parent[5]:
+                        parent[5] = 1 + frame[5]
+        return True
 
     stopped = False
     try:
-        try:
-            for spread in range(1, region.bit_count()):
-                narrowed = False
-                probe(head, region, 0, spread)
-                if not narrowed:  # every move was tried: the best path is the longest
-                    return Fill(best, root_bound, True, nodes)
-        except _Probed:
-            path.clear()
-        dfs(head, region, 0)
+        children, top = moves(head, region, 0, exact=True)
+        root_bound = min(root_bound, max([best_len, top] + [-c[0] for c in children]))
+        searches: list[tuple[list[_Frame], list[int], int]] = []
+        if best_len < root_bound:
+            for neg_bound, _, _, d, sub, _ in children:
+                path = [d]
+                visit(1, path)
+                kids, top = moves(d, sub, 1)
+                searches.append(([[d, sub, 1, kids, 0, top]], path, -neg_bound))
+        share = float(ROOT_SHARE)
+        while searches:
+            left = []
+            for stack, path, bound in searches:
+                if bound > best_len and not run(stack, path, int(share)):
+                    left.append((stack, path, bound))
+            searches = left
+            share *= SHARE_GROWTH
     except _Stop:
         stopped = best_len < root_bound
-    except RecursionError:  # a region deeper than Python's stack: keep what we have
-        stopped = True
     return Fill(best, root_bound, not stopped, nodes, stopped)
 
 
@@ -296,11 +331,7 @@ def _chain_bound(
     Returns:
         An upper bound on the moves a cycle at ``head`` can make inside ``free``.
     """
-    disc = [-1] * ncells
-    while free:
-        bit = free & -free
-        disc[bit.bit_length() - 1] = 0
-        free ^= bit
+    disc = list(map(_DISC.__getitem__, format(free, f"0{ncells}b")[::-1]))
     low = [0] * ncells
     best = [0] * ncells
     disc[head] = low[head] = 1
@@ -332,7 +363,12 @@ def _chain_bound(
             if lv < disc[p]:
                 continue
             # v's subtree down to v is a block hanging off p: pop it.
-            if colour is None:
+            if vstack[-1] == v:
+                # A block of one cell (a corridor, a dead end): of the other colour
+                # than p's wherever there are colours, so it adds itself.
+                vstack.pop()
+                val = 1 + best[v]
+            elif colour is None:
                 size = 0
                 sub = 0
                 while True:
@@ -368,6 +404,10 @@ def _chain_bound(
             if val > best[p]:
                 best[p] = val
     return best[head]
+
+
+_DISC = {"0": -1, "1": 0}
+"""`_chain_bound`'s first discovery times, from the region's bits: -1 outside it."""
 
 
 @lru_cache(maxsize=16)
