@@ -102,19 +102,50 @@ def test_chaser_closes_in_as_the_crow_flies() -> None:
     assert after <= first - 6, (first, after)
 
 
-def test_runaway_runs_from_the_chaser() -> None:
+def test_chaser_skips_a_small_pocket_on_its_way() -> None:
+    # east is as close to the opponent as south, and closes the larger gap, but leads
+    # into a pocket of four cells: the chaser goes south
     spec = grid_map(
-        ["#" * 17]
-        + ["#" + "." * 15 + "#"] * 3
-        + ["#....1...2......#"]
-        + ["#" + "." * 15 + "#"] * 3
-        + ["#" * 17]
+        [
+            "############",
+            "#1....######",
+            "#.##########",
+            "#..........#",
+            "#.........2#",
+            "############",
+        ]
     )
-    states = _walk(["chaser", "runaway"], spec, 4)
-    topo = spec.topology
-    xs = [topo.xy(s.cycles[1].head)[0] for s in states]
-    # the chaser comes from the west: the runaway heads east, keeping its lead
-    assert xs == sorted(xs) and xs[-1] == xs[0] + 4, xs
+    states = _walk(["chaser", "wallhugger"], spec, 1)
+    assert spec.topology.xy(states[1].cycles[0].head) == (1, 2)
+
+
+LANE = grid_map(
+    ["#" * 17]
+    + ["#" + "." * 15 + "#"] * 3
+    + ["#....1...2......#"]
+    + ["#" + "." * 15 + "#"] * 3
+    + ["#" * 17]
+)
+
+
+def test_runaway_keeps_its_distance_from_the_chaser() -> None:
+    states = _walk(["chaser", "runaway"], LANE, 3)
+    topo = LANE.topology
+
+    def gap(s):
+        (x0, y0), (x1, y1) = topo.xy(s.cycles[0].head), topo.xy(s.cycles[1].head)
+        return abs(x0 - x1) + abs(y0 - y1)
+
+    # the chaser closes a step every turn, the runaway opens one
+    assert [gap(s) for s in states] == [4, 4, 4, 4]
+
+
+def test_runaway_leads_the_chaser_astray() -> None:
+    # once it has seen the chaser come straight at it, it plays the chase out and dodges
+    # past it into the open part of the board, leaving the chaser the corner
+    for seed in range(3):
+        assert play(LANE, ["chaser", "runaway"], seed=seed).winner == 1
+        assert play(LANE, ["runaway", "chaser"], seed=seed).winner == 0
 
 
 def test_the_lower_rungs_beat_the_rung_below() -> None:
