@@ -1,8 +1,8 @@
 """A 2010-protocol bot that follows a script given on its command line, for referee tests.
 
-Each argument is one turn: ``1``-``4`` answers that heading, ``garbage`` answers
-``x``, ``crash`` exits with status 3, ``sleep`` never answers. After the script it
-answers ``1`` (north) every turn.
+Each argument is one turn: ``1``-``4`` answers that heading, ``H+SECONDS`` (``1+0.3``)
+answers it after waiting that long, ``garbage`` answers ``x``, ``crash`` exits with
+status 3, ``sleep`` never answers. After the script it answers ``1`` (north) every turn.
 """
 
 import sys
@@ -25,6 +25,9 @@ def main() -> None:
             sys.exit(3)
         if action == "sleep":
             time.sleep(3600)
+        if "+" in action:
+            action, wait = action.split("+")
+            time.sleep(float(wait))
         sys.stdout.write(("x" if action == "garbage" else action) + "\n")
         sys.stdout.flush()
 

@@ -1,8 +1,10 @@
 """One game between players of any kind: the timed, simultaneous turn loop.
 
-Every turn the referee writes each live program's request first, then runs the
-in-process bots, then waits for all programs at once on one selector: nobody is asked
-after anybody else, and a slow or silent bot costs only its own time. Each reply is read
+Every turn the referee writes each live program's request first, starting each
+program's clock as its request is written, then waits for all programs at once on one
+selector while the in-process bots think on a worker thread: nobody is asked after
+anybody else, nobody's clock runs while another bot thinks, and a slow or silent bot
+costs only its own time. Each reply is read
 by its protocol's codec; whatever goes wrong becomes that seat's verdict, the ruleset says
 which cycles the verdict forfeits, and the engine steps all forfeits and moves of the turn
 together.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import selectors
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -219,16 +222,26 @@ class Game:
                     self._fail(w.seat, Verdict("timeout", "no 'ready' reply in time"))
 
     # -- waiting for replies -----------------------------------------------------------
-    def _collect(self, wires: Sequence[_Wire], read: Callable[[_Wire], Any]) -> dict[_Wire, Any]:
-        """Wait for a reply from each wire until its deadline; failures become verdicts."""
+    def _collect(
+        self, wires: Sequence[_Wire], read: Callable[[_Wire], Any], stamped: bool = False
+    ) -> dict[_Wire, Any]:
+        """Wait for a reply from each wire until its deadline; failures become verdicts.
+
+        Args:
+            wires: the programs asked.
+            read: parses a reply out of a wire's buffer (None: not complete yet).
+            stamped: each wire's ``sent_at`` is already the time its request was written
+                (a turn); otherwise the clocks start now.
+        """
         now = _now()
         waiting: dict[int, _Wire] = {}
         for w in wires:
             if not w.healthy:
                 continue
             allowance = w.record.clock.allowance()
-            w.sent_at = now
-            w.deadline = now + allowance
+            if not stamped:
+                w.sent_at = now
+            w.deadline = w.sent_at + allowance
             waiting[w.proc.stdout_fd] = w
             self._modify(w)
         got: dict[_Wire, Any] = {}
@@ -327,15 +340,63 @@ class Game:
                 self._fail(seat, Verdict("bad_output", f"wrote before being asked: {stray!r}"))
                 continue
             w.proc.send(w.codec.turn(state))
+            w.sent_at = _now()  # its clock runs from here, whatever the others do
             if w.proc.broken_pipe:
                 self._fail(seat, Verdict("crashed", _crash_detail(w)))
                 continue
             asking.append(w)
         answers: dict[int, Answers] = {}
+        thinking = [seat for seat in live if seat in self.bots]
+        if asking and thinking:
+            # The in-process bots think on a worker thread while this one reads the
+            # programs' replies as they come, so a program's time is its own: it is
+            # neither charged nor granted the time an in-process bot spends.
+            worker = threading.Thread(
+                target=self._think,
+                args=(state, thinking, times, cpu, answers),
+                name="lightcycle-bots",
+                daemon=True,
+            )
+            worker.start()
+            try:
+                got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state), True)
+            finally:
+                worker.join()
+        else:
+            self._think(state, thinking, times, cpu, answers)
+            got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state), True)
+        self._judge_programs(asking, got, times, cpu, answers)
+        moves: dict[int, Move | Forfeit] = {}
         for seat in live:
-            bot = self.bots.get(seat)
-            if bot is None:
+            rec = records[seat]
+            if rec.failed:
+                moves.update(forfeit_team(state, seat, rec.verdict))
                 continue
+            seat_moves, verdict = judge_answers(state, seat, answers.get(seat, {}))
+            moves.update(seat_moves)
+            if not verdict.ok:
+                self._fail(seat, verdict)
+        verdicts = [v.to_dict() if v is not None else None for v in self.turn_verdicts]
+        self.replay.record(state, moves, times=times, verdicts=verdicts, cpu=cpu)
+        self.state = step(state, moves, cpu)
+        for seat in live:
+            if not self.state.team_alive(seat) and self.state.outcome is None:
+                w = self.wires.get(seat)
+                if w is not None and w.healthy:
+                    w.proc.send(w.codec.eliminated(self.state))
+
+    def _think(
+        self,
+        state: GameState,
+        seats: Sequence[int],
+        times: list[float | None],
+        cpu: list[int] | None,
+        answers: dict[int, Answers],
+    ) -> None:
+        """Ask the in-process bots of ``seats`` for their moves, each on its own clock."""
+        records = self.records
+        for seat in seats:
+            bot = self.bots[seat]
             t0 = _now()
             c0 = time.thread_time_ns()
             try:
@@ -354,8 +415,17 @@ class Game:
                 continue
             mine = [c.index for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]
             answers[seat] = answer if isinstance(answer, dict) else {mine[0]: answer}
+
+    def _judge_programs(
+        self,
+        asking: Sequence[_Wire],
+        got: dict[_Wire, Any],
+        times: list[float | None],
+        cpu: list[int] | None,
+        answers: dict[int, Answers],
+    ) -> None:
+        """Charge each program's clock for its reply and read its CPU use."""
         if asking:
-            got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state))
             for w, value in got.items():
                 if not w.healthy:
                     continue
@@ -381,24 +451,6 @@ class Game:
                                 f"used {w.record.cpu:.2f} s of CPU; the budget is {control.cpu} s",
                             ),
                         )
-        moves: dict[int, Move | Forfeit] = {}
-        for seat in live:
-            rec = records[seat]
-            if rec.failed:
-                moves.update(forfeit_team(state, seat, rec.verdict))
-                continue
-            seat_moves, verdict = judge_answers(state, seat, answers.get(seat, {}))
-            moves.update(seat_moves)
-            if not verdict.ok:
-                self._fail(seat, verdict)
-        verdicts = [v.to_dict() if v is not None else None for v in self.turn_verdicts]
-        self.replay.record(state, moves, times=times, verdicts=verdicts, cpu=cpu)
-        self.state = step(state, moves, cpu)
-        for seat in live:
-            if not self.state.team_alive(seat) and self.state.outcome is None:
-                w = self.wires.get(seat)
-                if w is not None and w.healthy:
-                    w.proc.send(w.codec.eliminated(self.state))
 
     # -- the whole game ----------------------------------------------------------------
     def run(self) -> GameRecord:
