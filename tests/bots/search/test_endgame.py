@@ -10,31 +10,8 @@ from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
 from lightcycle.bots.search.endgame import _chain_bound, _colours, greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
+from tests.bots.search.brute import is_path, longest_path
 from tests.bots.search.positions import read_positions
-
-
-def _longest(k: Kernel, head: int, free: int) -> int:
-    best = 0
-
-    def rec(c: int, f: int, d: int) -> None:
-        nonlocal best
-        best = max(best, d)
-        for n in k.neighbours[c]:
-            if (f >> n) & 1:
-                rec(n, f & ~(1 << n), d + 1)
-
-    rec(head, free, 0)
-    return best
-
-
-def _is_path(k: Kernel, head: int, free: int, path: list[int]) -> bool:
-    cur = head
-    for d in path:
-        if d not in k.neighbours[cur] or not (free >> d) & 1:
-            return False
-        free &= ~(1 << d)
-        cur = d
-    return True
 
 
 @pytest.mark.parametrize("pos", read_positions("fills.txt"), ids=lambda p: p.name)
@@ -44,11 +21,11 @@ def test_fill_vectors(pos) -> None:  # type: ignore[no-untyped-def]
     head = view.me.head
     free = k.full & ~view.state.occupied
     optimum = int(pos.fields["optimum"])
-    assert _longest(k, head, free) == optimum, "the vector file is wrong"
+    assert longest_path(k, head, free) == optimum, "the vector file is wrong"
     assert fill_bound(k, head, free) >= optimum
     fill = solve_fill(k, head, free)
     assert fill.proven and len(fill.path) == optimum
-    assert _is_path(k, head, free, fill.path)
+    assert is_path(k, head, free, fill.path)
 
 
 def test_bounds_and_solver_on_random_regions() -> None:
@@ -58,15 +35,15 @@ def test_bounds_and_solver_on_random_regions() -> None:
         k = Kernel(GridTopology(w, h, wrap))
         head = rng.randrange(w * h)
         free = sum(1 << c for c in range(w * h) if rng.random() < 0.75) & ~(1 << head)
-        optimum = _longest(k, head, free)
+        optimum = longest_path(k, head, free)
         region = k.flood(1 << head, free)
         assert fill_bound(k, head, free) >= optimum
         assert parity_bound(k, head, region) >= optimum
         greedy = greedy_fill(k, head, free)
-        assert _is_path(k, head, free, greedy)
+        assert is_path(k, head, free, greedy)
         fill = solve_fill(k, head, free)
         assert fill.proven and len(fill.path) == optimum
-        assert _is_path(k, head, free, fill.path)
+        assert is_path(k, head, free, fill.path)
         assert len(fill.path) >= len(greedy)
 
 
@@ -81,7 +58,7 @@ def test_node_budget_is_reproducible_and_never_worse_than_greedy() -> None:
         assert a.path == b.path and a.proven == b.proven
         assert len(a.path) >= len(greedy_fill(k, head, free))
         assert len(a.path) <= a.bound
-        assert _is_path(k, head, free, a.path)
+        assert is_path(k, head, free, a.path)
 
 
 def test_stops_when_told() -> None:
@@ -97,27 +74,7 @@ def test_stops_when_told() -> None:
 
     fill = solve_fill(k, 0, free, out_of_time=out_of_time)
     assert fill.nodes <= 256 or fill.proven
-    assert _is_path(k, 0, free, fill.path)
-
-
-def _longest_memo(k: Kernel, head: int, free: int) -> int:
-    """Exhaustive longest path, memoised on (cell, cells left reachable): exact, and fast
-    enough for the 30-cell regions the solver's own tests need."""
-    memo: dict[tuple[int, int], int] = {}
-
-    def rec(c: int, f: int) -> int:
-        reach = k.flood(1 << c, f)
-        key = (c, reach)
-        got = memo.get(key)
-        if got is None:
-            got = 0
-            for n in k.neighbours[c]:
-                if (reach >> n) & 1:
-                    got = max(got, 1 + rec(n, reach & ~(1 << n)))
-            memo[key] = got
-        return got
-
-    return rec(head, free)
+    assert is_path(k, 0, free, fill.path)
 
 
 def _random_region(rng: random.Random, k: Kernel) -> tuple[int, int]:
@@ -136,11 +93,11 @@ def test_solver_matches_brute_force_on_larger_regions(seed: int) -> None:
         wrap = w * h <= 16 and rng.random() < 0.3  # brute force on a dense 6x6 torus: 15 s
         k = Kernel(GridTopology(w, h, wrap))
         head, free = _random_region(rng, k)
-        optimum = _longest_memo(k, head, free)
+        optimum = longest_path(k, head, free)
         fill = solve_fill(k, head, free)
         assert fill.bound >= optimum
         assert fill.proven and len(fill.path) == optimum
-        assert _is_path(k, head, free, fill.path)
+        assert is_path(k, head, free, fill.path)
 
 
 def test_chain_bound_is_never_below_the_optimum() -> None:
@@ -150,7 +107,7 @@ def test_chain_bound_is_never_below_the_optimum() -> None:
         w, h = rng.randint(2, 5), rng.randint(2, 5)
         k = Kernel(GridTopology(w, h, rng.random() < 0.4))
         head, free = _random_region(rng, k)
-        optimum = _longest(k, head, free)
+        optimum = longest_path(k, head, free)
         region = k.flood(1 << head, free)
         bound = _chain_bound(k.neighbours, _colours(k), k.size, head, region)
         assert bound >= optimum
@@ -165,7 +122,7 @@ def test_tiny_budgets_never_fill_worse_than_greedy(limit: int) -> None:
         head, free = _random_region(rng, k)
         fill = solve_fill(k, head, free, node_limit=limit)
         assert len(fill.path) >= len(greedy_fill(k, head, free))
-        assert _is_path(k, head, free, fill.path)
+        assert is_path(k, head, free, fill.path)
         assert fill.nodes <= limit + 1  # the node that found the budget spent
         again = solve_fill(k, head, free, node_limit=limit)
         assert again.path == fill.path and again.nodes == fill.nodes
@@ -181,4 +138,4 @@ def test_reaches_the_proven_optimum_of_bench_regions(pos) -> None:  # type: igno
     fill = solve_fill(k, head, free, node_limit=int(pos.fields["nodes"]))
     assert len(fill.path) == optimum
     assert fill.bound >= optimum
-    assert _is_path(k, head, free, fill.path)
+    assert is_path(k, head, free, fill.path)

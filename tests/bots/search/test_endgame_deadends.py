@@ -9,38 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import dead_end_bound, parity_bound
+from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
 from lightcycle.bots.search.endgame import _chain_bound, _colours, greedy_fill, solve_fill
 from lightcycle.core.topology import GraphTopology, GridTopology
-
-
-def _longest(k: Kernel, head: int, free: int) -> int:
-    """Exhaustive longest path, memoised on (cell, cells still reachable)."""
-    memo: dict[tuple[int, int], int] = {}
-
-    def rec(c: int, f: int) -> int:
-        reach = k.flood(1 << c, f)
-        key = (c, reach)
-        got = memo.get(key)
-        if got is None:
-            got = 0
-            for n in k.neighbours[c]:
-                if (reach >> n) & 1:
-                    got = max(got, 1 + rec(n, reach & ~(1 << n)))
-            memo[key] = got
-        return got
-
-    return rec(head, free)
-
-
-def _is_path(k: Kernel, head: int, free: int, path: list[int]) -> bool:
-    cur = head
-    for d in path:
-        if d not in k.neighbours[cur] or not (free >> d) & 1:
-            return False
-        free &= ~(1 << d)
-        cur = d
-    return True
+from tests.bots.search.brute import is_path, longest_path
 
 
 def _board(text: str) -> tuple[Kernel, int, int]:
@@ -102,7 +74,7 @@ DRAWN = [
 def test_dead_end_bound_on_drawn_regions(text: str, bound: int, optimum: int) -> None:
     k, head, free = _board(text)
     region = k.flood(1 << head, free)
-    assert _longest(k, head, region) == optimum, "the drawing is wrong"
+    assert longest_path(k, head, region) == optimum, "the drawing is wrong"
     assert dead_end_bound(k, head, region) == bound
     fill = solve_fill(k, head, free)
     assert fill.proven and len(fill.path) == optimum
@@ -119,7 +91,7 @@ def test_dead_end_bound_is_never_below_the_optimum() -> None:
         density = rng.choice((0.55, 0.7, 0.85))
         free = sum(1 << c for c in range(w * h) if rng.random() < density) & ~(1 << head)
         region = k.flood(1 << head, free)
-        optimum = _longest(k, head, region)
+        optimum = longest_path(k, head, region)
         bound = dead_end_bound(k, head, region)
         assert bound >= optimum, (w, h, wrap, head, bin(region))
         assert bound <= parity_bound(k, head, region)
@@ -133,18 +105,19 @@ def test_dead_end_bound_is_never_below_the_optimum() -> None:
     head_at=st.integers(0, 35),
     wrap=st.booleans(),
 )
-def test_bounds_are_admissible_property(
+def test_every_bound_is_admissible_property(
     w: int, h: int, bits: int, head_at: int, wrap: bool
 ) -> None:
     k = Kernel(GridTopology(w, h, wrap and w * h <= 20))
     head = head_at % (w * h)
     region = k.flood(1 << head, bits & k.full & ~(1 << head))
-    optimum = _longest(k, head, region)
+    optimum = longest_path(k, head, region)
     assert dead_end_bound(k, head, region) >= optimum
     assert _chain_bound(k.neighbours, _colours(k), k.size, head, region) >= optimum
+    assert forced_bound(k, head, region, region.bit_count(), 0) >= optimum
     fill = solve_fill(k, head, region)
     assert fill.proven and len(fill.path) == optimum <= fill.bound
-    assert _is_path(k, head, region, fill.path)
+    assert is_path(k, head, region, fill.path)
 
 
 def test_graph_boards_fall_back_to_the_plain_count() -> None:
@@ -158,8 +131,8 @@ def test_graph_boards_fall_back_to_the_plain_count() -> None:
         region = k.flood(1 << head, k.full & ~(1 << head))
         assert dead_end_bound(k, head, region) == parity_bound(k, head, region)
         fill = solve_fill(k, head, region)
-        assert fill.proven and len(fill.path) == _longest(k, head, region)
-        assert _is_path(k, head, region, fill.path)
+        assert fill.proven and len(fill.path) == longest_path(k, head, region)
+        assert is_path(k, head, region, fill.path)
 
 
 # Two regions of the endgame bench (seed 1, regions 18 and 20) that a plain depth-first
@@ -218,7 +191,7 @@ def test_interleaving_reaches_the_optimum_of_bench_regions(
     fill = solve_fill(k, head, free, node_limit=700)
     assert len(fill.path) == optimum, name
     assert fill.bound >= optimum
-    assert _is_path(k, head, free, fill.path)
+    assert is_path(k, head, free, fill.path)
 
 
 def test_root_bound_is_the_best_of_its_moves() -> None:
@@ -242,4 +215,4 @@ def test_budgets_are_reproducible_and_never_worse_than_greedy(limit: int) -> Non
         assert fill.nodes <= limit + 1
         assert len(fill.path) >= len(greedy_fill(k, head, free))
         assert len(fill.path) <= fill.bound
-        assert _is_path(k, head, free, fill.path)
+        assert is_path(k, head, free, fill.path)

@@ -145,13 +145,13 @@ def dead_end_bound(kernel: Kernel, head: int, region: int) -> int:
     return bound
 
 
-@lru_cache(maxsize=16)
-def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
-    """``pairs(cells)``: the cells with at least two neighbours in ``cells``, by shifts
-    (grids only; ``None`` on graphs).
+_GridMasks = tuple[int, int, int, int, int, int, int, int, int, bool]
 
-    A neighbour reached two ways (the two sides of a torus two cells wide) counts twice,
-    which only ever hides a dead end: the bound stays an upper bound."""
+
+def _grid_masks(kernel: Kernel) -> _GridMasks | None:
+    """What shifting a whole bitboard by one cell needs on ``kernel``'s grid (``None`` on
+    graphs): width, size, all cells, the first and last columns, all but the first and
+    all but the last column, the first and last rows, and whether it wraps."""
     topology = kernel.topology
     if not isinstance(topology, GridTopology):
         return None
@@ -159,9 +159,35 @@ def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
     full = kernel.full
     first_col = sum(1 << (y * w) for y in range(h))
     last_col = first_col << (w - 1)
-    not_first = full & ~first_col
-    not_last = full & ~last_col
-    if not topology.wrap:
+    first_row = (1 << w) - 1
+    last_row = first_row << (size - w)
+    not_first, not_last = full & ~first_col, full & ~last_col
+    return (
+        w,
+        size,
+        full,
+        first_col,
+        last_col,
+        not_first,
+        not_last,
+        first_row,
+        last_row,
+        topology.wrap,
+    )
+
+
+@lru_cache(maxsize=16)
+def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
+    """``pairs(cells)``: the cells with at least two neighbours in ``cells``, by shifts
+    (grids only; ``None`` on graphs).
+
+    A neighbour reached two ways (the two sides of a torus two cells wide) counts twice,
+    which only ever hides a dead end: the bound stays an upper bound."""
+    m = _grid_masks(kernel)
+    if m is None:
+        return None
+    w, size, full, first_col, last_col, not_first, not_last, first_row, last_row, wrap = m
+    if not wrap:
 
         def pairs(b: int) -> int:
             r = (b & not_last) << 1
@@ -171,8 +197,6 @@ def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
             return (r & le) | ((r | le) & (u | d)) | (u & d)
 
         return pairs
-    first_row = (1 << w) - 1
-    last_row = first_row << (size - w)
     down = size - w
 
     def pairs_torus(b: int) -> int:
@@ -183,3 +207,243 @@ def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
         return ((r & le) | ((r | le) & (u | d)) | (u & d)) & full
 
     return pairs_torus
+
+
+def forced_bound(kernel: Kernel, head: int, region: int, bound: int, floor: int) -> int:
+    """Lower ``bound`` (an upper bound on the moves from ``head`` through ``region``)
+    while `forced_refutes` refutes a path of exactly ``bound`` moves, but not below
+    ``floor``: no path makes ``bound`` moves, so none makes more (its first ``bound``
+    moves would)."""
+    while bound > floor and forced_refutes(kernel, head, region, bound):
+        bound -= 1
+    return bound
+
+
+def forced_refutes(kernel: Kernel, head: int, region: int, length: int) -> bool:
+    """Whether no path from ``head`` through ``region`` makes exactly ``length`` moves,
+    shown by forcing edges; ``False`` when it cannot tell (and on boards without a
+    checkerboard, or graphs).
+
+    A path ``c1..cL`` of ``L = length`` moves from a head of colour ``H`` takes ``L // 2``
+    cells of colour ``H`` and ``L - L // 2`` of the other, and ends on a cell ``cL`` of the
+    colour of ``L``'s parity. Join a virtual end ``T`` to every cell of that colour: the
+    path plus the edge ``cL``-``T`` is a path from the head to ``T`` in which the head and
+    ``T`` have one edge, every cell on it two. Dead ends (one neighbour in the region or
+    at the head) of the other colour cannot be on it at all. Then, until nothing changes:
+
+    - a colour with as many cells left as the path takes has all of them on the path; a
+      colour with as many on the path as it takes has no more;
+    - a cell on the path (or the head, or ``T``) with as many edges left as it needs uses
+      all of them (forced edges), and one with all its edges forced loses the others;
+      a cell at the end of a forced edge is on the path;
+    - a cell not known to be on the path with fewer than two edges left is not on it, and
+      loses its edges.
+
+    A cell on the path short of edges, a colour short of cells, forced edges closing a
+    cycle, or joining the head to ``T`` in a path of another length: no such path.
+    """
+    colours = _colour_masks(kernel)
+    degrees = _degree_masks(kernel)
+    if colours is None or degrees is None or length < 1:
+        return False
+    nbrs = _simple_neighbours(kernel)
+    masks = _neighbour_masks(kernel)
+    n = kernel.size
+    t = n  # the virtual end
+    hbit = 1 << head
+    hc = (colours[1] >> head) & 1
+    xc = hc ^ (length & 1)  # the colour of the last cell
+    need = [0, 0]
+    need[hc] = length // 2
+    need[1 - hc] = length - length // 2
+    cmask = (region & colours[0], region & colours[1])
+    dead = region & ~degrees(region | hbit)[0]
+    live = region & ~(dead & ~cmask[xc])  # the cells that may be on the path
+    avail = [(live & cmask[0]).bit_count(), (live & cmask[1]).bit_count()]
+    if need[0] > avail[0] or need[1] > avail[1]:
+        return True
+    if need[0] < avail[0] and need[1] < avail[1]:
+        return False  # nothing is forced onto the path to start from
+    on = 0  # cells known to be on the path
+    count = [0, 0]
+    adj = [-1] * (n + 1)  # each vertex's edges left, as a mask (bit n: T), -1 not built
+    fixed = [0] * (n + 1)  # forced edges, as masks
+    parent = list(range(n + 1))
+    size = [1] * (n + 1)
+    adj[t] = live & cmask[xc]
+    queue: list[int] = [t, head]
+    one = hbit | (1 << t)  # the vertices with one edge on the path
+    for c in range(2):
+        if need[c] == avail[c]:
+            on |= live & cmask[c]
+            count[c] = avail[c]
+    two, three = degrees(live | hbit)
+    xm = cmask[xc]
+    todo = live & ((~three & ~xm) | (~two & xm))
+    while todo:
+        low = todo & -todo
+        queue.append(low.bit_length() - 1)
+        todo ^= low
+
+    def edges(v: int) -> int:
+        a = adj[v]
+        if a < 0:
+            a = masks[v] & (live | hbit)
+            if (adj[t] >> v) & 1:
+                a |= 1 << t
+            adj[v] = a
+        return a
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    while queue:
+        v = queue.pop()
+        if (one >> v) & 1:
+            r = 1
+        elif (on >> v) & 1:
+            r = 2
+        elif (live >> v) & 1:
+            r = 0
+        else:
+            continue  # off the path, its edges dropped
+        a = edges(v)
+        if r:
+            nf = fixed[v].bit_count()
+            if a.bit_count() < r or nf > r:
+                return True
+            if a.bit_count() == r and nf < r:
+                new = a & ~fixed[v]
+                while new:
+                    low = new & -new
+                    new ^= low
+                    u = low.bit_length() - 1
+                    ru, rv = find(u), find(v)
+                    if ru == rv:
+                        return True  # a cycle
+                    parent[ru] = rv
+                    size[rv] += size[ru]
+                    fixed[v] |= low
+                    fixed[u] |= 1 << v
+                    if find(head) == find(t):
+                        # The whole path: it is this chain.
+                        return size[find(t)] != length + 2
+                    queue.append(u)
+                    if not ((on | one) >> u) & 1:
+                        if not (live >> u) & 1:
+                            return True
+                        on |= low
+                        c = (colours[1] >> u) & 1
+                        count[c] += 1
+                        if count[c] > need[c]:
+                            return True
+                        if count[c] == need[c]:
+                            rest = live & cmask[c] & ~on
+                            live &= ~rest
+                            avail[c] -= rest.bit_count()
+                            _drop(rest, nbrs, adj, t, queue)
+                nf = r
+            if nf == r and a.bit_count() > r:
+                extra = a & ~fixed[v]
+                adj[v] = fixed[v]
+                while extra:
+                    low = extra & -extra
+                    extra ^= low
+                    u = low.bit_length() - 1
+                    edges(u)
+                    adj[u] &= ~(1 << v)
+                    queue.append(u)
+        elif a.bit_count() < 2:
+            # Not on the path.
+            bit = 1 << v
+            live &= ~bit
+            c = (colours[1] >> v) & 1
+            avail[c] -= 1
+            if avail[c] < need[c]:
+                return True
+            _drop(bit, nbrs, adj, t, queue)
+            if avail[c] == need[c]:
+                rest = live & cmask[c] & ~on
+                on |= rest
+                count[c] = need[c]
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    queue.append(low.bit_length() - 1)
+    return False
+
+
+def _drop(
+    cells: int, nbrs: tuple[tuple[int, ...], ...], adj: list[int], t: int, queue: list[int]
+) -> None:
+    """Take ``cells`` off the path's candidates: their built neighbours lose the edges."""
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        v = low.bit_length() - 1
+        adj[v] = 0
+        for e in nbrs[v]:
+            if adj[e] > 0 and (adj[e] >> v) & 1:
+                adj[e] &= ~low
+                queue.append(e)
+        if (adj[t] >> v) & 1:
+            adj[t] &= ~low
+            queue.append(t)
+
+
+@lru_cache(maxsize=16)
+def _colour_masks(kernel: Kernel) -> tuple[int, int] | None:
+    """The cells of each checkerboard colour (``(white, black)``), or ``None``."""
+    black = kernel.black
+    if black is None:
+        return None
+    return (kernel.full & ~black, black)
+
+
+@lru_cache(maxsize=16)
+def _simple_neighbours(kernel: Kernel) -> tuple[tuple[int, ...], ...]:
+    """Each cell's distinct neighbours other than itself (tori one or two cells wide
+    list a neighbour twice, or the cell itself)."""
+    return tuple(tuple(sorted(set(nb) - {c})) for c, nb in enumerate(kernel.neighbours))
+
+
+@lru_cache(maxsize=16)
+def _neighbour_masks(kernel: Kernel) -> tuple[int, ...]:
+    """Each cell's neighbours other than itself, as a mask."""
+    return tuple(sum(1 << e for e in nb) for nb in _simple_neighbours(kernel))
+
+
+@lru_cache(maxsize=16)
+def _degree_masks(kernel: Kernel) -> Callable[[int], tuple[int, int]] | None:
+    """``degrees(cells)``: the cells with at least two and at least three neighbours in
+    ``cells``, by shifts (grids only). A neighbour reached two ways counts twice: the
+    masks may include too many cells, never too few."""
+    m = _grid_masks(kernel)
+    if m is None:
+        return None
+    w, size, full, first_col, last_col, not_first, not_last, first_row, last_row, wrap = m
+    down = size - w
+
+    def degrees(b: int) -> tuple[int, int]:
+        if wrap:
+            r = ((b & not_last) << 1) | ((b & last_col) >> (w - 1))
+            le = ((b & not_first) >> 1) | ((b & first_col) << (w - 1))
+            u = ((b & ~last_row) << w) | ((b & last_row) >> down)
+            d = (b >> w) | ((b & first_row) << down)
+        else:
+            r = (b & not_last) << 1
+            le = (b & not_first) >> 1
+            u = (b << w) & full
+            d = b >> w
+        lr = r & le
+        ud = u & d
+        one_lr = r | le
+        one_ud = u | d
+        two = lr | ud | (one_lr & one_ud)
+        three = (lr & one_ud) | (ud & one_lr)
+        return two & full, three & full
+
+    return degrees

@@ -10,9 +10,12 @@ well-structured, so a depth-first search with good bounds proves most of them qu
   way in can only be the last, so at most one is filled; all bit-parallel), then the
   chamber tree (`_chain_bound`: of the pockets hanging off cut cells only one branch can
   be filled, and a chamber crossed from one cut cell to another gives up the cell its
-  colours cannot pair); a move whose bound cannot beat the best path is never entered.
-  The chamber tree costs nearly all of a node's time, so it is computed only when the
-  search reaches the move, for a move the cheap bounds have not cut already;
+  colours cannot pair), then, where that would cut the move, forced edges
+  (`forced_bound`: a path that must take every cell of a colour must take both edges of
+  such a cell with two, and staircase edges force zigzags that cannot all join up); a
+  move whose bound cannot beat the best path is never entered. The chamber tree costs
+  most of a node's time, so it is computed only when the search reaches the move, for a
+  move the cheap bounds have not cut already;
 - a position (head, region) searched to the end records the best its moves could still
   promise; reached again by another move order, that learned bound cuts it;
 - the root's moves are searched interleaved, each in turn for a share of the nodes (a
@@ -35,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import dead_end_bound, parity_bound
+from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
 
 ROOT_SHARE = 128
 """Nodes each of the root's moves is searched for in the first round of the interleaved
@@ -44,6 +47,15 @@ the regions whose first move is right, larger ones on those whose first move is 
 (measured on the endgame bench's regions: 64 to 512 nodes, growth 1 to 2)."""
 
 SHARE_GROWTH = 1.5
+
+FORCED_SLACK = 2
+"""Within `FORCED_DEPTH` moves of the root, a move's bound is tried against
+`forced_bound` when refuting this many lengths would cut it; deeper, only when one
+would. A refutation costs about a node and most of them fail, while deep in the tree a
+cut saves few nodes (measured on the endgame bench's regions, seeds 1 and 2: slack 1 to
+9 everywhere, depth 3 to 16, or by the region's size instead)."""
+
+FORCED_DEPTH = 8
 
 _Child = tuple[int, int, int, int, int, bool]
 """A move in the search's order: minus its bound, exits, minus walls, its cell, its
@@ -194,6 +206,7 @@ def solve_fill(
                 if bound > need:
                     if exact:
                         bound = min(bound, 1 + _chain_bound(nbrs, colour, ncells, d, sub))
+                        bound = 1 + forced_bound(kernel, d, sub, bound - 1, need - 1)
                     else:
                         done = False
             if bound <= need:
@@ -245,7 +258,10 @@ def solve_fill(
                         frame[5] = -neg_bound
                     continue
                 if not done:
-                    chain = _chain_bound(nbrs, colour, ncells, d, sub)
+                    chain = min(-neg_bound - 1, _chain_bound(nbrs, colour, ncells, d, sub))
+                    floor = best_len - depth  # the child must make more moves
+                    if chain - floor <= (FORCED_SLACK if depth <= FORCED_DEPTH else 1):
+                        chain = forced_bound(kernel, d, sub, chain, floor)
                     if chain + 1 < -neg_bound:
                         # Back among the moves not tried yet, at its place.
                         child = (-1 - chain, exits, walls, d, sub, True)
