@@ -177,9 +177,9 @@ class Runaway(Bot):
 
     Normally it just runs: it takes the free move that ends farthest from the nearest
     opponent head (as the crow flies on grids, by free path on graph boards), ties going
-    to the larger reachable region. It skips only dead ends: running comes before room,
-    so it gives ground and can run itself into a pocket, and a bot that keeps the most
-    room out-lasts it.
+    to the larger reachable region. It skips dead ends and, in a duel, moves into less
+    than half the room of its roomiest move; running comes before room beyond that, so it
+    gives ground and fills loosely, and a bot that keeps the most room out-lasts it.
 
     It also watches its opponent. When, in a duel on a grid, the opponent has made the
     chaser's move (`pursuit_step`, straight at it) on every turn so far, it expects the
@@ -237,7 +237,11 @@ class Runaway(Bot):
                 return (dist if dist >= 0 else 10**9, room[d])
             return (min(sum(_gap(g, d, t)) for t in targets), room[d])
 
-        return answer_for(view, max(_open_moves(k, free, me), key=away))
+        runs = _open_moves(k, free, me)
+        if len(targets) == 1:
+            top = max(room[d] for d in runs)
+            runs = [d for d in runs if 2 * room[d] >= top]
+        return answer_for(view, max(runs, key=away))
 
     def _escape(
         self,

@@ -20,8 +20,10 @@ hands over to `lightcycle.bots.multi.MultiStrong` and the others to a territory 
 from __future__ import annotations
 
 import gc
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +39,34 @@ from lightcycle.rules.observe import View
 
 DEFAULT_MOVE_TIME = 0.1
 """Seconds per move a searching bot assumes when the referee gives no limit."""
+
+_gc_lock = threading.Lock()
+_gc_holders = 0
+_gc_restore = False
+
+
+@contextmanager
+def no_collection() -> Iterator[None]:
+    """Hold off the cyclic garbage collector for the duration (one move's search).
+
+    The collector is process-wide, and a tournament worker may run bots on several
+    threads: the first holder disables it (remembering whether it was enabled) and the
+    last one to leave enables it again, so overlapping moves neither re-enable it under
+    each other nor leave it off.
+    """
+    global _gc_holders, _gc_restore
+    with _gc_lock:
+        if _gc_holders == 0:
+            _gc_restore = gc.isenabled()
+            gc.disable()
+        _gc_holders += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_holders -= 1
+            if _gc_holders == 0 and _gc_restore:
+                gc.enable()
 
 
 class DuelPosition:
@@ -77,11 +107,17 @@ class FloodFill(Bot):
     only through cells the opponent cannot enter next turn: room the opponent can cut off
     at once is not counted on. A cell the opponent could also enter this turn counts as no
     room at all. Ties go to the full room, then to the cell next to the most walls and
-    trails, so it fills tightly instead of cutting its space in two. It never looks at
-    territory: it does not try to cut the opponent off.
+    trails, so it fills tightly instead of cutting its space in two.
+
+    Before that it drops the moves that would let an opponent cut it off: counting only
+    the cells it would reach before the opponent (the same bound over that part of its
+    region), a move must keep at least 72% (`cutoff`) of the best move's room.
+    It never counts the opponent's room: it does not try to cut the opponent off.
     """
 
     name = "FloodFill"
+    cutoff = 0.72
+    """Share of the best move's room reached first that a move must keep."""
 
     def move(self, view: View) -> MoveAnswer:
         if len(view.my_cycles) != 1:
@@ -108,6 +144,17 @@ class FloodFill(Bot):
             hug = sum(1 for e in k.neighbours[d] if not (rest >> e) & 1)
             return (sure, room, hug)
 
+        def first(d: int) -> int:
+            if (reach >> d) & 1:
+                return 0
+            rest = free & ~(1 << d)
+            mine, _, _ = k.voronoi(1 << d, reach, rest & ~reach)
+            return fill_bound(k, d, k.flood(1 << d, mine & rest))
+
+        if len(moves) > 1:
+            ahead = {d: first(d) for d in moves}
+            top = max(ahead.values())
+            moves = [d for d in moves if ahead[d] >= self.cutoff * top]
         return answer_for(view, max(moves, key=key))
 
 
@@ -192,17 +239,15 @@ class _Searcher(Bot):
         return out_of_time, soft_stop
 
     def move(self, view: View) -> MoveAnswer:
-        if not is_duel(view):
-            return self.fallback(view)
-        # The search makes no reference cycles, and a full collection over the
-        # transposition table could take longer than the move's margin.
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        # No cyclic garbage collection during a move: the search and the solver free what
+        # they make by reference counting, and a full collection walks every tracked
+        # object of the process (in a tournament worker: every game's leftovers), which
+        # is not the move's to pay for. The allocations made meanwhile are counted all
+        # the same, so a collection due comes right after the move, off the clock.
+        with no_collection():
+            if not is_duel(view):
+                return self.fallback(view)
             return self._duel_move(view)
-        finally:
-            if was_enabled:
-                gc.enable()
 
     def _duel_move(self, view: View) -> MoveAnswer:
         pos = DuelPosition(view)
@@ -269,14 +314,18 @@ class Medium(_Searcher):
     """A medium search bot: alpha-beta on plain Voronoi territory, three joint moves deep.
 
     It searches at most 6 plies (3 joint moves: its move, the opponent's reply, three
-    times) with no transposition table, no killer moves and no chamber analysis, and
-    once separated it fills greedily instead of solving the fill. It stops early if its
-    clock runs short.
+    times; strong goes on as deep as its clock allows, about 12 plies) with no
+    transposition table, no killer or history moves and no chamber analysis: it counts
+    whole territories where strong counts only their usable part. It stops early if its
+    clock runs short. It values a head-on crash (a draw) at 20 cells behind (contempt,
+    ``draw=-20``): against the rungs below it a draw is a lost half point, so it steps
+    into a cell the opponent can also take only when every other move looks worse.
+    Once separated it plays the same fill solver as strong.
     """
 
     name = "Medium"
-    options = SearchOptions(tt=False, killers=False, chambers=False, max_depth=3)
-    solver = False
+    options = SearchOptions(tt=False, killers=False, chambers=False, max_depth=3, draw=-20)
+    solver = True
 
 
 class Strong(_Searcher):

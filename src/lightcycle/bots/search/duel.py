@@ -86,14 +86,23 @@ class SearchOptions:
         killers: use killer moves.
         chambers: count only usable territory (chamber tree) when the board is tight.
         chamber_cells: the free-cell count at or below which ``chambers`` applies.
+        fill_cells: the largest region a separated leaf bounds by the chamber tree; a
+            larger one gets the parity bound (the chamber tree costs about 4 ms on 1,000
+            cells, and a leaf bounds two regions: on a 50x50 board a few such leaves
+            overran the move's deadline).
         max_depth: the deepest iteration, in joint moves.
+        draw: the value of a draw for the searching side (a head-on crash into the same
+            cell, or both cycles stuck at once). Below 0 it is contempt: the bot avoids
+            a draw unless everything else looks worse by more than ``-draw``.
     """
 
     tt: bool = True
     killers: bool = True
     chambers: bool = True
     chamber_cells: int = 160
+    fill_cells: int = 400
     max_depth: int = 64
+    draw: int = 0
 
 
 class DuelSearch:
@@ -120,7 +129,8 @@ class DuelSearch:
         return ta.bit_count() - tb.bit_count()
 
     def _fill(self, head: int, region: int) -> int:
-        if self.options.chambers:
+        opts = self.options
+        if opts.chambers and region.bit_count() <= opts.fill_cells:
             return fill_bound(self.kernel, head, region)
         return parity_bound(self.kernel, head, region)
 
@@ -144,8 +154,9 @@ class DuelSearch:
             a: the searching cycle's head.
             b: the opponent's head.
             occ: every blocked cell (walls and trails, heads included).
-            out_of_time: polled every 4 nodes; when true the current iteration is
-                abandoned and the last completed one answers.
+            out_of_time: polled at every node (a leaf that finds the cycles separated
+                bounds both regions, milliseconds on a big board); when true the current
+                iteration is abandoned and the last completed one answers.
             node_limit: the node budget of the whole search (reproducible play).
             soft_stop: called with the plies just completed; true means do not start
                 another iteration (it would not finish in time).
@@ -164,6 +175,7 @@ class DuelSearch:
         evaluate = self.evaluate
         nodes = 0
         limit = node_limit if node_limit is not None else -1
+        draw = opts.draw
 
         root_moves = [d for d in nbrs[a] if not (occ >> d) & 1]
         if not root_moves:
@@ -176,12 +188,12 @@ class DuelSearch:
             nodes += 1
             if nodes == limit:
                 raise _Abort
-            if out_of_time is not None and not nodes & 3 and out_of_time():
+            if out_of_time is not None and out_of_time():
                 raise _Abort
             am = [d for d in nbrs[a] if not (occ >> d) & 1]
             bm = [d for d in nbrs[b] if not (occ >> d) & 1]
             if not am:
-                return 0 if not bm else ply - WIN
+                return draw if not bm else ply - WIN
             if not bm:
                 return WIN - ply
             if depth == 0:
@@ -248,7 +260,7 @@ class DuelSearch:
             occ_a = occ | (1 << ma)
             for mb in bm:
                 if mb == ma:
-                    v = 0
+                    v = draw
                 else:
                     v = max_node(ma, mb, occ_a | (1 << mb), depth - 1, alpha, beta, ply + 1)
                 if v < best:
@@ -291,4 +303,8 @@ class DuelSearch:
             pass
         finally:
             self.nodes += nodes
+            # max_node and min_node call each other through their closures: a reference
+            # cycle holding the table, which only the cyclic collector could free. Break it
+            # so the table goes with its owner, not at a collection during someone's move.
+            max_node = min_node = None  # type: ignore[assignment]
         return SearchResult(best_move, best_value, plies, nodes)
