@@ -40,7 +40,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from lightcycle.bots.registry import BUILTIN, BotError, builtin_names, make_bot
+from lightcycle.bots.api import BotError
+from lightcycle.bots.registry import BUILTIN, builtin_names, make_bot
 from lightcycle.formats.errors import FormatError, show
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapError
