@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.core.topology import GridTopology
 
 
 def longest_path(k: Kernel, head: int, free: int) -> int:
@@ -36,3 +37,13 @@ def is_path(k: Kernel, head: int, free: int, path: list[int]) -> bool:
         free &= ~(1 << d)
         cur = d
     return True
+
+
+def drawn_board(text: str) -> tuple[Kernel, int, int]:
+    """A drawn board: ``A`` the head, ``.`` free, ``#`` wall; no wrap-around. Returns
+    the kernel, the head and the free cells."""
+    rows = [r.strip() for r in text.strip().splitlines()]
+    k = Kernel(GridTopology(len(rows[0]), len(rows)))
+    cells = "".join(rows)
+    free = sum(1 << c for c, ch in enumerate(cells) if ch == ".")
+    return k, cells.index("A"), free

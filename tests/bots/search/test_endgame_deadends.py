@@ -12,17 +12,7 @@ from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
 from lightcycle.bots.search.endgame import _chain_bound, _colours, greedy_fill, solve_fill
 from lightcycle.core.topology import GraphTopology, GridTopology
-from tests.bots.search.brute import is_path, longest_path
-
-
-def _board(text: str) -> tuple[Kernel, int, int]:
-    """A drawn board: ``A`` the head, ``.`` free, ``#`` wall; no wrap-around."""
-    rows = [r.strip() for r in text.strip().splitlines()]
-    k = Kernel(GridTopology(len(rows[0]), len(rows)))
-    cells = "".join(rows)
-    free = sum(1 << c for c, ch in enumerate(cells) if ch == ".")
-    return k, cells.index("A"), free
-
+from tests.bots.search.brute import drawn_board, is_path, longest_path
 
 # Drawn regions: (board, the dead-end bound, the longest path).
 DRAWN = [
@@ -72,7 +62,7 @@ DRAWN = [
 
 @pytest.mark.parametrize(("text", "bound", "optimum"), DRAWN)
 def test_dead_end_bound_on_drawn_regions(text: str, bound: int, optimum: int) -> None:
-    k, head, free = _board(text)
+    k, head, free = drawn_board(text)
     region = k.flood(1 << head, free)
     assert longest_path(k, head, region) == optimum, "the drawing is wrong"
     assert dead_end_bound(k, head, region) == bound
@@ -187,7 +177,7 @@ BENCH = [
 def test_interleaving_reaches_the_optimum_of_bench_regions(
     name: str, text: str, optimum: int
 ) -> None:
-    k, head, free = _board(text)
+    k, head, free = drawn_board(text)
     fill = solve_fill(k, head, free, node_limit=700)
     assert len(fill.path) == optimum, name
     assert fill.bound >= optimum
@@ -197,7 +187,7 @@ def test_interleaving_reaches_the_optimum_of_bench_regions(
 def test_root_bound_is_the_best_of_its_moves() -> None:
     """Region 18's chamber bound is 88, but every first move leaves at most 81 more: the
     optimum of 82 is then proven as soon as it is found."""
-    k, head, free = _board(BENCH[0][1])
+    k, head, free = drawn_board(BENCH[0][1])
     fill = solve_fill(k, head, free, node_limit=700)
     assert fill.bound == 82 and fill.proven
 

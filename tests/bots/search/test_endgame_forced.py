@@ -15,16 +15,7 @@ from lightcycle.bots.search.chambers import (
 )
 from lightcycle.bots.search.endgame import _chain_bound, _colours, solve_fill
 from lightcycle.core.topology import GraphTopology, GridTopology
-from tests.bots.search.brute import longest_path
-
-
-def _board(text: str) -> tuple[Kernel, int, int]:
-    """A drawn board: ``A`` the head, ``.`` free, ``#`` wall; no wrap-around."""
-    rows = [r.strip() for r in text.strip().splitlines()]
-    k = Kernel(GridTopology(len(rows[0]), len(rows)))
-    cells = "".join(rows)
-    free = sum(1 << c for c, ch in enumerate(cells) if ch == ".")
-    return k, cells.index("A"), free
+from tests.bots.search.brute import drawn_board, longest_path
 
 
 def _cheap(k: Kernel, head: int, region: int) -> int:
@@ -67,7 +58,7 @@ DRAWN = [
 
 @pytest.mark.parametrize(("text", "cheap", "forced", "optimum"), DRAWN)
 def test_forced_bound_on_drawn_regions(text: str, cheap: int, forced: int, optimum: int) -> None:
-    k, head, free = _board(text)
+    k, head, free = drawn_board(text)
     region = k.flood(1 << head, free)
     assert longest_path(k, head, region) == optimum, "the drawing is wrong"
     assert _cheap(k, head, region) == cheap
@@ -137,7 +128,7 @@ DIAMOND = """
 
 
 def test_the_diamond_is_proven_at_its_root() -> None:
-    k, head, free = _board(DIAMOND)
+    k, head, free = drawn_board(DIAMOND)
     region = k.flood(1 << head, free)
     assert dead_end_bound(k, head, region) == 55
     assert forced_refutes(k, head, region, 55)
