@@ -16,7 +16,7 @@ from lightcycle.bots.api import BotError
 from lightcycle.maps.registry import get_map
 from lightcycle.referee import players as players_mod
 from lightcycle.referee.clock import TimeControl
-from lightcycle.referee.game import play_game
+from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.match import MatchResult, run_match
 from lightcycle.referee.players import BotSpec, ProgramPlayer, parse_bot_spec, read_bot_file
 from lightcycle.rules.variants import get_ruleset
@@ -109,21 +109,23 @@ def test_an_interrupted_match_leaves_no_spare_behind(recorder: type[Recorder]) -
     assert_nothing_left(recorder.started)
 
 
+def _vs_wallhugger(player: ProgramPlayer, control: TimeControl) -> GameRecord:
+    """One game of ``player`` against the in-process wallhugger on arena-15, seed 1."""
+    return play_game(
+        [player, players_mod.make_player(WALLHUGGER, Limits(), None)],
+        get_map("arena-15"),
+        get_ruleset("classic"),
+        seed=1,
+        controls=control,
+    )
+
+
 def test_a_spare_start_up_cpu_counts_like_a_fresh_process(recorder: type[Recorder]) -> None:
     spec = program(PY2010)
     player = ProgramPlayer(spec, Limits(), None, spares=1)
     control = TimeControl(move=2.0, first_move=4.0, cpu=30.0)
     try:
-        records = [
-            play_game(
-                [player, players_mod.make_player(WALLHUGGER, Limits(), None)],
-                get_map("arena-15"),
-                get_ruleset("classic"),
-                seed=1,
-                controls=control,
-            )
-            for _ in range(2)
-        ]
+        records = [_vs_wallhugger(player, control) for _ in range(2)]
     finally:
         player.shutdown()
     for rec in records:
@@ -138,17 +140,7 @@ def test_a_kept_process_counts_cpu_per_game(recorder: type[Recorder]) -> None:
     player = ProgramPlayer(program(JSONL, "jsonl"), Limits(), None, spares=1)
     control = TimeControl(move=2.0, first_move=4.0, cpu=30.0)
     try:
-        records = []
-        for _ in range(2):
-            records.append(
-                play_game(
-                    [player, players_mod.make_player(WALLHUGGER, Limits(), None)],
-                    get_map("arena-15"),
-                    get_ruleset("classic"),
-                    seed=1,
-                    controls=control,
-                )
-            )
+        records = [_vs_wallhugger(player, control) for _ in range(2)]
         assert player.process is not None
         total = player.process.cpu_time()
     finally:

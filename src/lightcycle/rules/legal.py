@@ -102,9 +102,6 @@ class _Tables:
     def free(self, cycle: int, cell: int, occupied: int) -> list[Move]:
         """`safe_moves` without a complete entry: read the window and the row, and on the
         second visit to a cell with a window make the entry."""
-        if cycle >= len(self.rows):
-            self.moves(cycle, ())
-        row = self.rows[cycle]
         w = self.windows[cell]
         if w is None:
             cells: tuple[int, ...] = tuple(
@@ -112,12 +109,7 @@ class _Tables:
             )
         else:
             cells = w[2][(occupied >> w[0]) & w[1]]
-        out = []
-        for d in cells:
-            m = row[d]
-            if m is None:
-                m = row[d] = Move(cycle, d)
-            out.append(m)
+        out = list(self.moves(cycle, cells))
         if w is not None:
             entries = self.entries[cycle]
             if entries[cell] is None:
