@@ -75,3 +75,10 @@ def test_help_has_an_example() -> None:
     result = runner.invoke(app, ["grade", "--help"])
     assert result.exit_code == 0
     assert "Example: lightcycle grade" in _flat(result.output)
+
+
+def test_grade_refuses_a_negative_seed() -> None:
+    # rubric files refuse one too (tests/tournament/rubrics/bad-seed-negative.toml)
+    result = runner.invoke(app, ["grade", "builtin:lookbot", "--rubric", str(TINY), "--seed", "-1"])
+    assert result.exit_code == 2
+    assert "--seed" in result.output

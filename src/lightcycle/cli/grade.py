@@ -44,7 +44,7 @@ def grade(
     ] = False,
     seed: Annotated[
         int | None,
-        typer.Option(help="Replace the rubric's seed (game i of each series uses seed+i)."),
+        typer.Option(min=0, help="Replace the rubric's seed (game i of each series uses seed+i)."),
     ] = None,
     protocol: ProtocolOption = None,
 ) -> None:
