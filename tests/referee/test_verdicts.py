@@ -8,6 +8,7 @@ import pytest
 
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import Board, GameState
+from lightcycle.core.topology import GridTopology, Heading
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
@@ -248,3 +249,40 @@ def test_verdict_to_dict_and_str() -> None:
     assert Verdict("timeout").to_dict() == {"verdict": "timeout", "detail": ""}
     assert str(Verdict("timeout")) == "timeout"
     assert OK.to_dict() == {"verdict": "ok", "detail": ""} and OK.ok
+
+
+OPEN = MapSpec(
+    name="open-6",
+    board=Board(GridTopology(6, 6), 0),
+    starts=((GridTopology(6, 6).cell(0, 0),), (GridTopology(6, 6).cell(5, 5),)),
+)
+
+
+@pytest.mark.parametrize("spec", [ARENA, OPEN], ids=["walled", "open"])
+def test_one_heading_answers_judge_as_the_general_path_does(spec: MapSpec) -> None:
+    # Heading and 1-4 answers of a one-cycle seat take a short path; its moves must be
+    # those of the general path (reached here by the letter forms), off-board steps too
+    state = new_game(CLASSIC, spec, seed=2, players=2)
+    table = state.board.topology.step_table  # type: ignore[attr-defined]
+    checked = 0
+    while state.outcome is None and checked < 400:
+        for seat in (0, 1):
+            for h in Heading:
+                general = judge_answers(state, seat, {seat: h.letter})
+                assert judge_answers(state, seat, {seat: h}) == general
+                assert judge_answers(state, seat, {seat: h.number}) == general
+                checked += 1
+        state = step(
+            state,
+            {
+                c.index: Move(c.index, max(table[c.head * 4 : c.head * 4 + 4]))
+                for c in state.cycles
+                if c.alive
+            },
+        )
+    assert checked >= 8
+
+
+def test_a_bool_is_no_2010_number() -> None:
+    moves, verdict = judge_answers(one_cycle_game(), 0, {0: True})
+    assert verdict.kind == "illegal_move" and "not a heading" in verdict.detail

@@ -28,6 +28,14 @@ from lightcycle.protocols.base import (
 
 _BLANK = b" \t\r\n"
 _ANSWER = {0x31: 1, 0x32: 2, 0x33: 3, 0x34: 4}  # b"1" .. b"4"
+_CELL_BYTES = bytes.maketrans(b"01", b" #")
+
+
+def _edge_walled(walls: int, w: int, h: int) -> bool:
+    """Whether every cell on the edge of a ``w`` x ``h`` grid is wall."""
+    full = (1 << w) - 1
+    rows = [(walls >> (y * w)) & full for y in range(h)]
+    return rows[0] == full and rows[-1] == full and all(r & 1 and r >> (w - 1) for r in rows)
 
 
 class Tron2010(Codec):
@@ -41,7 +49,7 @@ class Tron2010(Codec):
     def __init__(self, seat: int) -> None:
         super().__init__(seat)
         self._frame = bytearray()
-        self._offset: list[int] = []  # byte offset of each cell in the frame
+        self._geometry = (0, 1, 1)  # first cell's byte offset, map width, bytes per row
         self._heads: tuple[int, ...] = ()
         self._alive: tuple[bool, ...] = ()
 
@@ -70,29 +78,31 @@ class Tron2010(Codec):
         topo = state.board.topology
         assert isinstance(topo, GridTopology)
         w, h = topo.width, topo.height
-        edge = [
-            c
-            for c in range(topo.size)
-            if topo.xy(c)[0] in (0, w - 1) or topo.xy(c)[1] in (0, h - 1)
-        ]
-        pad = 0 if all((state.board.walls >> c) & 1 for c in edge) else 1
+        row_mask = (1 << w) - 1
+        pad = 0 if _edge_walled(state.board.walls, w, h) else 1
         fw, fh = w + 2 * pad, h + 2 * pad
         header = f"{fw} {fh}\n".encode()
-        rows = [bytearray(b"#" * fw) for _ in range(fh)]
+        border = b"#" * fw + b"\n"
+        side = b"#" * pad
         occ = state.occupied
-        for c in range(topo.size):
-            x, y = c % w, c // w
-            rows[y + pad][x + pad] = 0x23 if (occ >> c) & 1 else 0x20
-        self._frame = bytearray(header + b"".join(bytes(r) + b"\n" for r in rows))
-        base = len(header)
-        self._offset = [
-            base + ((c // w) + pad) * (fw + 1) + (c % w) + pad for c in range(topo.size)
-        ]
+        rows = [border] * pad
+        for y in range(h):
+            # a row's bits, lowest cell first, read as text: '1' trail or wall, '0' floor
+            bits = format((occ >> (y * w)) & row_mask, f"0{w}b")[::-1]
+            rows.append(side + bits.encode().translate(_CELL_BYTES) + side + b"\n")
+        rows += [border] * pad
+        self._frame = bytearray(header + b"".join(rows))
+        self._geometry = (len(header) + pad * (fw + 1) + pad, w, fw + 1)
         self._heads = tuple(c.head for c in state.cycles)
         self._alive = tuple(c.alive for c in state.cycles)
         for cy in state.cycles:
             if cy.alive:
-                self._frame[self._offset[cy.head]] = 0x31 if cy.team == self.seat else 0x32
+                self._frame[self._at(cy.head)] = 0x31 if cy.team == self.seat else 0x32
+
+    def _at(self, cell: int) -> int:
+        """The byte offset of ``cell`` in the frame."""
+        base, w, stride = self._geometry
+        return base + (cell // w) * stride + cell % w
 
     def turn(self, state: GameState) -> bytes:
         cycles = state.cycles
@@ -100,12 +110,12 @@ class Tron2010(Codec):
         if alive != self._alive:  # a death: trails may have gone; rebuild (rare)
             self._build(state)
             return bytes(self._frame)
-        frame, offset, heads = self._frame, self._offset, self._heads
+        frame, at, heads = self._frame, self._at, self._heads
         for cy in cycles:
             old = heads[cy.index]
             if cy.head != old:
-                frame[offset[old]] = 0x23
-                frame[offset[cy.head]] = 0x31 if cy.team == self.seat else 0x32
+                frame[at(old)] = 0x23
+                frame[at(cy.head)] = 0x31 if cy.team == self.seat else 0x32
         self._heads = (cycles[0].head, cycles[1].head)
         return bytes(frame)
 

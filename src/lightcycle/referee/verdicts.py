@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import Cycle, GameState
-from lightcycle.core.topology import GridTopology
+from lightcycle.core.topology import GridTopology, Heading
 from lightcycle.rules.legal import legal_moves, moves_this_turn, read_answer
 from lightcycle.rules.ruleset import DEFAULT_VERDICT_EFFECTS, VERDICTS, Ruleset
 
@@ -73,6 +73,32 @@ def _legal(state: GameState, c: Cycle, m: Move) -> bool:
     return (m.to, m.jump) in {(lm.to, lm.jump) for lm in legal_moves(state, c.index)}
 
 
+def _one_grid_step(
+    state: GameState, team: int, answers: Mapping[int, object] | Mapping[int | str, object]
+) -> Move | None:
+    """The move of a seat with one cycle that answered one plain heading on a grid.
+
+    This is nearly every answer of every duel, and the referee judges one per seat per
+    turn, so it skips the general path's bookkeeping: any heading is a legal grid step
+    (off a walled grid it is a crash the rules decide). Anything else, None: the general
+    path judges it and words the verdict.
+    """
+    topo = state.board.topology
+    if type(topo) is not GridTopology:
+        return None
+    ((key, answer),) = answers.items()
+    if type(answer) is Heading:
+        h = int(answer)
+    elif type(answer) is int and 1 <= answer <= 4:
+        h = answer - 1
+    else:
+        return None
+    mine = [c for c in state.cycles if c[1] == team and c[4]]
+    if len(mine) != 1 or mine[0][0] != key or not moves_this_turn(state, key):
+        return None
+    return Move(key, topo.step_table[mine[0][2] * 4 + h])
+
+
 def judge_answers(
     state: GameState, team: int, answers: Mapping[int, object] | Mapping[int | str, object]
 ) -> tuple[dict[int, Move | Forfeit], Verdict]:
@@ -86,6 +112,10 @@ def judge_answers(
     the ``illegal_move`` verdict; the ruleset says whether that costs the cycle or the
     whole seat.
     """
+    if len(answers) == 1:
+        quick = _one_grid_step(state, team, answers)
+        if quick is not None:
+            return {quick.cycle: quick}, OK
     moves: dict[int, Move | Forfeit] = {}
     problems: list[str] = []
     alive = [c for c in state.cycles if c.team == team and c.alive]

@@ -50,13 +50,15 @@ def encode_move(state: GameState, m: Move | Forfeit | None) -> Token:
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
         return m.to
-    head = state.cycles[m.cycle].head
+    base = state.cycles[m.cycle].head * 4
     table = topo.jump_table if m.jump else topo.step_table
-    for h in range(4):
-        if table[head * 4 + h] == m.to:
-            letter = "nesw"[h]
-            return letter.upper() if m.jump else letter
-    raise ReplayError(f"move of cycle {m.cycle} to {m.to} cannot be written as a heading")
+    try:
+        letter = "nesw"[table.index(m.to, base, base + 4) - base]
+    except ValueError:
+        raise ReplayError(
+            f"move of cycle {m.cycle} to {m.to} cannot be written as a heading"
+        ) from None
+    return letter.upper() if m.jump else letter
 
 
 def decode_move(state: GameState, cycle: int, token: Token) -> Move | Forfeit | None:
