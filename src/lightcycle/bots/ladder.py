@@ -218,13 +218,18 @@ class _Searcher(Bot):
             return {}
         return {"depth": sum(self.depths) / len(self.depths), "searches": len(self.depths)}
 
-    def _clock(self, view: View) -> tuple[Callable[[], bool] | None, Callable[[int], bool] | None]:
+    def _clock(
+        self, view: View, start: float
+    ) -> tuple[Callable[[], bool] | None, Callable[[int], bool] | None]:
         """Stop functions for this move: a hard deadline and a 'do not start another
-        iteration' test. With a node budget there is no clock (reproducible play)."""
+        iteration' test. With a node budget there is no clock (reproducible play).
+
+        ``start`` is when `move` was called: the set-up before the search (reading the
+        position, building tables on a new board) is on the referee's clock too.
+        """
         if self.node_limit is not None:
             return None, None
         limit = self.move_time or view.time_limit or DEFAULT_MOVE_TIME
-        start = time.perf_counter()
         first = view.turn == 0
         budget = limit * (0.5 if first else self.fraction)
         hard = start + max(0.005, min(budget, limit - 0.02))
@@ -244,18 +249,19 @@ class _Searcher(Bot):
         # object of the process (in a tournament worker: every game's leftovers), which
         # is not the move's to pay for. The allocations made meanwhile are counted all
         # the same, so a collection due comes right after the move, off the clock.
+        start = time.perf_counter()
         with no_collection():
             if not is_duel(view):
                 return self.fallback(view)
-            return self._duel_move(view)
+            return self._duel_move(view, start)
 
-    def _duel_move(self, view: View) -> MoveAnswer:
+    def _duel_move(self, view: View, start: float) -> MoveAnswer:
         pos = DuelPosition(view)
         k = pos.kernel
         moves = pos.moves(pos.me)
         if not moves:
             return crash_move(view)
-        out_of_time, soft_stop = self._clock(view)
+        out_of_time, soft_stop = self._clock(view, start)
         if self._search is None or self._search.kernel is not k:
             opts = self.options
             if self.depth_limit is not None:

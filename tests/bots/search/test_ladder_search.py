@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 import weakref
 
 from lightcycle.bots import ladder
@@ -128,9 +129,9 @@ def test_no_collection_during_a_move_and_enabled_after() -> None:
     (pos,) = [p for p in read_positions("duel.txt") if p.name.startswith("take the big")]
 
     class Probe(Strong):
-        def _duel_move(self, view):  # type: ignore[no-untyped-def]
+        def _duel_move(self, view, start):  # type: ignore[no-untyped-def]
             seen.append(gc.isenabled())
-            return super()._duel_move(view)
+            return super()._duel_move(view, start)
 
     assert gc.isenabled()
     Probe(nodes=500).move(pos.view())
@@ -163,3 +164,25 @@ def test_overlapping_moves_on_threads_restore_the_collector_once() -> None:
         t.join()
     assert out == [False]
     assert gc.isenabled() and ladder._gc_holders == 0
+
+
+def test_the_clock_runs_from_the_call_not_from_the_search(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the position set-up is on the referee's clock: a set-up slower than the move's
+    # budget (60% of 0.1 s) leaves the search out of time from its first node
+    (pos,) = [p for p in read_positions("duel.txt") if p.name.startswith("take the big")]
+    real = ladder.DuelPosition
+    seen: list[bool] = []
+
+    def slow_position(view):  # type: ignore[no-untyped-def]
+        time.sleep(0.07)
+        return real(view)
+
+    def probe(self, a, b, occ, out_of_time=None, **kw):  # type: ignore[no-untyped-def]
+        seen.append(out_of_time is not None and out_of_time())
+        return real_search(self, a, b, occ, out_of_time=out_of_time, **kw)
+
+    real_search = DuelSearch.search
+    monkeypatch.setattr(ladder, "DuelPosition", slow_position)
+    monkeypatch.setattr(DuelSearch, "search", probe)
+    Strong(move_time=0.1).move(pos.view())
+    assert seen == [True]
