@@ -86,11 +86,13 @@ def compile_bot(tmp: Path) -> Path:
     return exe
 
 
-def referee_run(exe: Path, map_name: str) -> tuple[float, int, Replay]:
-    """One game through the referee: seconds per turn, turns, the replay."""
+def referee_run(exe: Path, map_name: str) -> tuple[float, float, int, Replay]:
+    """One game through the referee: seconds per turn, the referee thread's CPU seconds
+    per turn, turns, the replay."""
     spec = BotSpec(text=str(exe), kind="program", command=(str(exe),), protocol="tron2010")
     players = [ProgramPlayer(spec, Limits(), None), ProgramPlayer(spec, Limits(), None)]
     marks: list[float] = []
+    cpu: list[float] = []
     try:
         record = play_game(
             players,
@@ -98,14 +100,17 @@ def referee_run(exe: Path, map_name: str) -> tuple[float, int, Replay]:
             get_ruleset("classic"),
             seed=1,
             controls=CONTROL,
-            on_turn=lambda state: marks.append(time.perf_counter()),
+            on_turn=lambda state: (
+                marks.append(time.perf_counter()),
+                cpu.append(time.thread_time()),
+            ),
         )
     finally:
         for p in players:
             p.shutdown()
     turns = record.final.turn
     # marks[0]: after set-up; marks[-1]: after the last step (before closing processes)
-    return (marks[-1] - marks[0]) / turns, turns, record.replay
+    return (marks[-1] - marks[0]) / turns, (cpu[-1] - cpu[0]) / turns, turns, record.replay
 
 
 def frames_of(replay: Replay) -> list[tuple[bytes, bytes]]:
@@ -295,10 +300,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         exe = compile_bot(tmp)
-        ref_t, bare_t, single_t, ratios = [], [], [], []
+        ref_t, ref_cpu, bare_t, single_t, ratios = [], [], [], [], []
         turns = 0
         for _ in range(args.repeats):
-            per_turn, turns, replay = referee_run(exe, args.map)
+            per_turn, cpu_per_turn, turns, replay = referee_run(exe, args.map)
+            ref_cpu.append(cpu_per_turn)
             frames = frames_of(replay)
             b = bare_run(exe, frames)
             s = bare_run(exe, frames, seats=1)
@@ -312,6 +318,7 @@ def main() -> None:
             "turns_per_game": turns,
             "frame_bytes": len(frames[0][0]),
             "referee_us": round(med(ref_t) * 1e6, 1),
+            "referee_cpu_us": round(med(ref_cpu) * 1e6, 1),
             "bare_us": round(med(bare_t) * 1e6, 1),
             "bare_one_bot_us": round(med(single_t) * 1e6, 1),
             "referee/bare": round(med(ref_t) / med(bare_t), 2),
@@ -336,6 +343,7 @@ def main() -> None:
         return
     print(f"map {result['map']}: {turns} turns per game, {result['frame_bytes']} bytes per map")
     print(f"  referee turn      {result['referee_us']:8.1f} us  (median of {args.repeats})")
+    print(f"  referee CPU       {result['referee_cpu_us']:8.1f} us  (the referee thread's own)")
     print(f"  bare round trip   {result['bare_us']:8.1f} us  (both bots)")
     print(f"  bare, one bot     {result['bare_one_bot_us']:8.1f} us")
     ok = "PASS" if result["referee/bare"] <= TARGET else "MISS"

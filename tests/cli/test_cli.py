@@ -67,6 +67,9 @@ def test_user_errors_are_one_line_and_exit_2(tmp_path) -> None:
 def test_maps_and_rules_listings() -> None:
     r = runner.invoke(app, ["maps", "list"])
     assert r.exit_code == 0 and "ring" in r.output
+    # 80 columns leave the descriptions room: a phrase stays on one line
+    assert max(len(line) for line in r.output.splitlines()) <= 80
+    assert "An empty 10x10 room with walls" in r.output
     r = runner.invoke(app, ["maps", "show", "ring", "--ascii"])
     assert r.exit_code == 0 and "#" in r.output
     r = runner.invoke(app, ["rules", "list"])

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.console import Group
 from rich.live import Live
 from rich.table import Table
@@ -173,17 +174,17 @@ def maps_list() -> None:
     """
     from lightcycle.maps.registry import list_maps
 
-    table = Table(title="Built-in maps")
-    for col in ("name", "version", "size", "players", "tags", "description"):
-        table.add_column(col)
+    # a light frame, unwrapped short columns and the tags under the description leave
+    # the description most of an 80-column terminal
+    table = Table(title="Built-in maps", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("name", "v", "size", "players"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("description and tags", ratio=1)
     for m in list_maps():
+        about = Text(m.description)
+        about.append("\n" + " ".join(m.tags), style="dim")
         table.add_row(
-            m.name,
-            str(m.version),
-            m.size_text(),
-            ",".join(str(p) for p in m.players),
-            " ".join(m.tags),
-            m.description,
+            m.name, str(m.version), m.size_text(), ",".join(str(p) for p in m.players), about
         )
     console.print(table)
 
