@@ -2,7 +2,7 @@
 
 Every turn the referee writes each live program's request first, starting each
 program's clock as its request is written, then waits for all programs at once on one
-selector while the in-process bots think on a worker thread: nobody is asked after
+`poll` while the in-process bots think on a worker thread: nobody is asked after
 anybody else, nobody's clock runs while another bot thinks, and a slow or silent bot
 costs only its own time. Each reply is read
 by its protocol's codec; whatever goes wrong becomes that seat's verdict, the ruleset says
