@@ -209,13 +209,26 @@ def _pairs(kernel: Kernel) -> Callable[[int], int] | None:
     return pairs_torus
 
 
-def forced_bound(kernel: Kernel, head: int, region: int, bound: int, floor: int) -> int:
+def forced_bound(
+    kernel: Kernel,
+    head: int,
+    region: int,
+    bound: int,
+    floor: int,
+    out_of_time: Callable[[], bool] | None = None,
+) -> int:
     """Lower ``bound`` (an upper bound on the moves from ``head`` through ``region``)
     while `forced_refutes` refutes a path of exactly ``bound`` moves, but not below
     ``floor``: no path makes ``bound`` moves, so none makes more (its first ``bound``
-    moves would)."""
+    moves would).
+
+    ``out_of_time`` is polled before each refutation after the first (each can cost a
+    millisecond on a big region, and the loop can run many times at the root); when it
+    says stop, the bound reached so far is returned, which is still an upper bound."""
     while bound > floor and forced_refutes(kernel, head, region, bound):
         bound -= 1
+        if out_of_time is not None and bound > floor and out_of_time():
+            break
     return bound
 
 

@@ -15,13 +15,15 @@ well-structured, so a depth-first search with good bounds proves most of them qu
   such a cell with two, and staircase edges force zigzags that cannot all join up); a
   move whose bound cannot beat the best path is never entered. The chamber tree costs
   most of a node's time, so it is computed only when the search reaches the move, for a
-  move the cheap bounds have not cut already;
+  move the cheap bounds have not cut already, and not at all for a corridor's one way
+  on (its bound is the corridor's less one);
 - a position (head, region) searched to the end records the best its moves could still
   promise; reached again by another move order, that learned bound cuts it;
-- the root's moves are searched interleaved, each in turn for a share of the nodes (a
-  share that grows by half each round): a wrong turn near the root is what a
-  depth-first search takes longest to undo, and the right move is often not the one the
-  ordering puts first. The root's bound is the best of its moves' bounds;
+- the root's moves' moves (two moves deep) are searched interleaved, each in turn for a
+  share of the nodes (a share that grows by half each round): a wrong turn near the
+  root is what a depth-first search takes longest to undo, and the right move is often
+  not the one the ordering puts first, at the root or one move down. The root's bound
+  is the best of its moves' bounds;
 - the search stops as soon as the path reaches the root's bound: that path is proven
   optimal; and when every move is exhausted. At a deadline it returns the best path
   found so far.
@@ -41,19 +43,30 @@ from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
 
 ROOT_SHARE = 128
-"""Nodes each of the root's moves is searched for in the first round of the interleaved
-search; each round gives half as many again. Smaller shares find the optimum later on
-the regions whose first move is right, larger ones on those whose first move is wrong
-(measured on the endgame bench's regions: 64 to 512 nodes, growth 1 to 2)."""
+"""Nodes each of the interleaved searches (one per move two moves from the root) gets in
+the first round; each round gives half as many again. Smaller shares find the optimum
+later on the regions whose first moves are right, larger ones on those whose first moves
+are wrong (measured on the endgame bench's regions: 64 to 512 nodes, growth 1 to 2, when
+only the root's moves were interleaved; 48 to 256 since the split is two moves deep).
+Splitting two moves deep rather than one took the 20 hardest regions of bench seeds 2-5
+that reach their optimum within 80 ms of CPU from 10 to 13 (e.g. seed 4 region 1: over
+8,000 nodes to 210; seed 2 region 28: 4,094 to 996), at the cost of a few slower ones
+(seed 3 region 4: 1,073 to 2,672 nodes). Three moves deep, or two branching moves deep
+(past corridors), won some regions and lost as many."""
 
 SHARE_GROWTH = 1.5
 
-FORCED_SLACK = 2
+FORCED_SLACK = 9
 """Within `FORCED_DEPTH` moves of the root, a move's bound is tried against
 `forced_bound` when refuting this many lengths would cut it; deeper, only when one
-would. A refutation costs about a node and most of them fail, while deep in the tree a
-cut saves few nodes (measured on the endgame bench's regions, seeds 1 and 2: slack 1 to
-9 everywhere, depth 3 to 16, or by the region's size instead)."""
+would. Deep in the tree a cut saves few nodes, and a refutation costs about a node
+(measured on the endgame bench's regions, seeds 1 and 2: slack 1 to 9 everywhere, depth
+3 to 16, or by the region's size instead). Near the root a large slack costs little: the
+loop stops at the first length it cannot refute, mostly at once by the quick exit, and
+each refuted length tightens the bound the move is sorted and learned by (slack 2 to 9:
+seed 2 region 2 from 1,419 nodes to the optimum to 92, seed 5 region 26 from 2,535 to
+219, no region slower by more than a few ms; slack 2 or 3 deeper, or depth 16: no
+better)."""
 
 FORCED_DEPTH = 8
 
@@ -152,7 +165,8 @@ def solve_fill(
         head: the cycle's cell.
         free: the cells it may enter (only the part reachable from ``head`` matters).
         node_limit: stop after this many nodes (reproducible runs).
-        out_of_time: polled at every node (a node can cost milliseconds on a big region).
+        out_of_time: polled at every node and before each chamber or forced bound (one
+            can cost milliseconds on a big region).
         incumbent: a valid path to beat (e.g. last turn's plan, shortened by one).
 
     Returns:
@@ -184,12 +198,40 @@ def solve_fill(
     best_len = len(best)
     flood = kernel.flood
 
-    def moves(cur: int, reach: int, depth: int, exact: bool = False) -> tuple[list[_Child], int]:
+    def moves(
+        cur: int, reach: int, depth: int, cap: int = -1, exact: bool = False
+    ) -> tuple[list[_Child], int]:
         """The moves worth entering, best first, and the most any cut move promises.
 
         The chamber bound is left to `run` (``exact``: computed here), so a move cut by
-        the cheap bounds, or never reached, does not pay for it."""
+        the cheap bounds, or never reached, does not pay for it.
+
+        ``cap`` is the bound ``cur`` was entered with (moves from ``cur``, at most its
+        chamber bound; -1: none). Where ``cur`` has one way on, that way's bound is the
+        cap, and its region the reach less that cell (everything is reached through
+        it): no flood, no chamber bound. The chamber tree from the next cell is the one
+        from ``cur`` less the corridor step, so it could not be tighter; the forced edges
+        see the same path less its first edge (on the bench's hard regions the search
+        visits the same nodes either way). A third or more of the chamber bounds, the
+        solver's main cost, were of such moves: 10-25% less time per node."""
         need = best_len - depth  # a move must promise more than this many cells
+        if cap >= 0:
+            only = -1
+            for d in nbrs[cur]:
+                if (reach >> d) & 1:
+                    if only >= 0 and d != only:
+                        break
+                    only = d
+            else:
+                if only >= 0:
+                    sub = reach & ~(1 << only)
+                    bound = min(cap, 1 + dead_end_bound(kernel, only, sub))
+                    learned = known.get((only, sub))
+                    if learned is not None and learned + 1 < bound:
+                        bound = learned + 1
+                    if bound <= need:
+                        return [], bound
+                    return [(-bound, 0, 0, only, sub, True)], 0
         children: list[_Child] = []
         top = 0
         for d in nbrs[cur]:
@@ -205,8 +247,10 @@ def solve_fill(
                     bound = learned + 1
                 if bound > need:
                     if exact:
+                        poll()
                         bound = min(bound, 1 + _chain_bound(nbrs, colour, ncells, d, sub))
-                        bound = 1 + forced_bound(kernel, d, sub, bound - 1, need - 1)
+                        bound = 1 + forced_bound(kernel, d, sub, bound - 1, need - 1, out_of_time)
+                        poll()
                     else:
                         done = False
             if bound <= need:
@@ -225,14 +269,19 @@ def solve_fill(
             children.sort()
         return children, top
 
+    def poll() -> None:
+        """Stop at the deadline. Polled at every node and before each costly bound (the
+        root's moves' bounds cost milliseconds on a big region before the first node)."""
+        if out_of_time is not None and out_of_time():
+            raise _Stop
+
     def visit(depth: int, path: list[int]) -> None:
         """Count a node, obey the budget, and keep ``path`` if it is the best yet."""
         nonlocal nodes, best_len, best
         nodes += 1
         if node_limit is not None and nodes > node_limit:
             raise _Stop
-        if out_of_time is not None and out_of_time():
-            raise _Stop
+        poll()
         if depth > best_len:
             best_len = depth
             best = list(path)
@@ -258,10 +307,11 @@ def solve_fill(
                         frame[5] = -neg_bound
                     continue
                 if not done:
+                    poll()
                     chain = min(-neg_bound - 1, _chain_bound(nbrs, colour, ncells, d, sub))
                     floor = best_len - depth  # the child must make more moves
                     if chain - floor <= (FORCED_SLACK if depth <= FORCED_DEPTH else 1):
-                        chain = forced_bound(kernel, d, sub, chain, floor)
+                        chain = forced_bound(kernel, d, sub, chain, floor, out_of_time)
                     if chain + 1 < -neg_bound:
                         # Back among the moves not tried yet, at its place.
                         child = (-1 - chain, exits, walls, d, sub, True)
@@ -275,7 +325,7 @@ def solve_fill(
                 frame[4] = i + 1
                 path.append(d)
                 visit(depth, path)
-                kids, top = moves(d, sub, depth)
+                kids, top = moves(d, sub, depth, -neg_bound - 1)
                 stack.append([d, sub, depth, kids, 0, top])
                 spent += 1
                 if spent >= share:
@@ -299,8 +349,17 @@ def solve_fill(
             for neg_bound, _, _, d, sub, _ in children:
                 path = [d]
                 visit(1, path)
-                kids, top = moves(d, sub, 1)
-                searches.append(([[d, sub, 1, kids, 0, top]], path, -neg_bound))
+                kids, top = moves(d, sub, 1, -neg_bound - 1)
+                if len(kids) < 2:
+                    searches.append(([[d, sub, 1, kids, 0, top]], path, -neg_bound))
+                    continue
+                # Each of its moves a search of its own, under a copy of its frame. The
+                # copy's promise starts at the most any of them promises, so what a
+                # finished copy records in ``known`` is still an upper bound.
+                promise = max([top] + [-kid[0] for kid in kids])
+                for kid in kids:
+                    frame = [d, sub, 1, [kid], 0, promise]
+                    searches.append(([frame], list(path), min(-neg_bound, 1 - kid[0])))
         share = float(ROOT_SHARE)
         while searches:
             left = []
