@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.core.topology import GridTopology
+from lightcycle.core.topology import GraphTopology, GridTopology
 
 
 def longest_path(k: Kernel, head: int, free: int) -> int:
@@ -47,3 +49,11 @@ def drawn_board(text: str) -> tuple[Kernel, int, int]:
     cells = "".join(rows)
     free = sum(1 << c for c, ch in enumerate(cells) if ch == ".")
     return k, cells.index("A"), free
+
+
+def random_graph(rng: random.Random, lo: int, hi: int) -> tuple[Kernel, int]:
+    """A kernel on a random graph of ``lo``-``hi`` vertices (each edge with chance 0.3),
+    and its vertex count: boards with no checkerboard for the bounds to count on."""
+    n = rng.randint(lo, hi)
+    edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.3]
+    return Kernel(GraphTopology(n, edges)), n

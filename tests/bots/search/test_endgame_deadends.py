@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
 from lightcycle.bots.search.endgame import _chain_bound, _colours, greedy_fill, solve_fill
-from lightcycle.core.topology import GraphTopology, GridTopology
-from tests.bots.search.brute import drawn_board, is_path, longest_path
+from lightcycle.core.topology import GridTopology
+from tests.bots.search.brute import drawn_board, is_path, longest_path, random_graph
 
 # Drawn regions: (board, the dead-end bound, the longest path).
 DRAWN = [
@@ -114,9 +114,7 @@ def test_graph_boards_fall_back_to_the_plain_count() -> None:
     """No shifts on a graph: the bound is the parity bound, and the solver stays exact."""
     rng = random.Random(4)
     for _ in range(40):
-        n = rng.randint(3, 14)
-        edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.3]
-        k = Kernel(GraphTopology(n, edges))
+        k, n = random_graph(rng, 3, 14)
         head = rng.randrange(n)
         region = k.flood(1 << head, k.full & ~(1 << head))
         assert dead_end_bound(k, head, region) == parity_bound(k, head, region)

@@ -14,8 +14,8 @@ from lightcycle.bots.search.chambers import (
     parity_bound,
 )
 from lightcycle.bots.search.endgame import _chain_bound, _colours, solve_fill
-from lightcycle.core.topology import GraphTopology, GridTopology
-from tests.bots.search.brute import drawn_board, longest_path
+from lightcycle.core.topology import GridTopology
+from tests.bots.search.brute import drawn_board, longest_path, random_graph
 
 
 def _cheap(k: Kernel, head: int, region: int) -> int:
@@ -95,9 +95,7 @@ def test_no_refutation_without_a_checkerboard() -> None:
     """Graphs and odd tori have no colours to count: nothing is refuted."""
     rng = random.Random(5)
     for _ in range(30):
-        n = rng.randint(3, 12)
-        edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.3]
-        k = Kernel(GraphTopology(n, edges))
+        k, n = random_graph(rng, 3, 12)
         region = k.flood(1, k.full & ~1)
         assert not any(forced_refutes(k, 0, region, m) for m in range(1, n + 2))
     k = Kernel(GridTopology(5, 3, True))
