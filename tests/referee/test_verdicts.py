@@ -284,5 +284,5 @@ def test_one_heading_answers_judge_as_the_general_path_does(spec: MapSpec) -> No
 
 
 def test_a_bool_is_no_2010_number() -> None:
-    moves, verdict = judge_answers(one_cycle_game(), 0, {0: True})
+    _moves, verdict = judge_answers(one_cycle_game(), 0, {0: True})
     assert verdict.kind == "illegal_move" and "not a heading" in verdict.detail

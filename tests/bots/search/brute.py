@@ -1,10 +1,12 @@
-"""Exhaustive answers the endgame tests check the solver and its bounds against."""
+"""Exhaustive answers the search tests check the duel search, the endgame solver and
+its bounds against."""
 
 from __future__ import annotations
 
 import random
 
 from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.duel import WIN, DuelSearch
 from lightcycle.core.topology import GraphTopology, GridTopology
 
 
@@ -57,3 +59,31 @@ def random_graph(rng: random.Random, lo: int, hi: int) -> tuple[Kernel, int]:
     n = rng.randint(lo, hi)
     edges = [(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < 0.3]
     return Kernel(GraphTopology(n, edges)), n
+
+
+def root_value(search: DuelSearch, a: int, b: int, occ: int, ma: int, depth: int) -> int:
+    """The exact value of the root move ``ma`` searched ``depth`` joint moves deep: plain
+    minimax over every joint move, with the search's own leaf and end-of-game values and
+    no pruning or table, so it checks what alpha-beta reports."""
+    nbrs = search.kernel.neighbours
+    draw = search.options.draw
+
+    def best_of(a: int, b: int, occ: int, depth: int, ply: int) -> int:
+        am = [d for d in nbrs[a] if not (occ >> d) & 1]
+        bm = [d for d in nbrs[b] if not (occ >> d) & 1]
+        if not am:
+            return draw if not bm else ply - WIN
+        if not bm:
+            return WIN - ply
+        if depth == 0:
+            return search.evaluate(a, b, occ)
+        return max(worst_of(a, b, occ, m, bm, depth, ply) for m in am)
+
+    def worst_of(a: int, b: int, occ: int, ma: int, bm: list[int], depth: int, ply: int) -> int:
+        return min(
+            draw if mb == ma else best_of(ma, mb, occ | (1 << ma) | (1 << mb), depth - 1, ply + 1)
+            for mb in bm
+        )
+
+    bm = [d for d in nbrs[b] if not (occ >> d) & 1]
+    return worst_of(a, b, occ, ma, bm, depth, 0)

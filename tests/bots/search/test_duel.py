@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
 from lightcycle.bots.ladder import Medium, Strong
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.duel import WIN, DuelSearch
+from lightcycle.bots.search.duel import WIN, DuelSearch, SearchOptions
 from lightcycle.core.topology import Heading
+from tests.bots.search.brute import root_value
 from tests.bots.search.positions import read_positions
 
 
@@ -56,3 +58,30 @@ def test_time_limit_is_respected() -> None:
     t0 = time.perf_counter()
     bot.move(view)
     assert time.perf_counter() - t0 < 0.05
+
+
+def test_a_cut_short_iteration_answers_with_a_root_move_proven_better() -> None:
+    """With ``partial`` on, a search stopped mid-iteration may answer with a move other
+    than the last completed iteration's choice; it must then be strictly better than
+    that choice at the unfinished depth, and its reported value must be exact."""
+    changed = 0
+    for pos in read_positions("duel.txt"):
+        view = pos.view()
+        if len(view.opponents) != 1:
+            continue
+        k = Kernel(view.topology)
+        a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
+        for limit in range(40, 400, 3):
+            whole = DuelSearch(k, replace(SearchOptions(), partial=False))
+            kept = whole.search(a, b, occ, node_limit=limit)
+            part = DuelSearch(k).search(a, b, occ, node_limit=limit)
+            assert part.plies == kept.plies
+            if part.move == kept.move:
+                continue
+            changed += 1
+            depth = kept.plies // 2 + 1
+            assert kept.move is not None and part.move is not None
+            now = root_value(whole, a, b, occ, part.move, depth)
+            before = root_value(whole, a, b, occ, kept.move, depth)
+            assert part.value == now > before
+    assert changed >= 3  # the cut-short path is exercised, not only the usual one

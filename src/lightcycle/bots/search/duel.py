@@ -94,6 +94,11 @@ class SearchOptions:
         draw: the value of a draw for the searching side (a head-on crash into the same
             cell, or both cycles stuck at once). Below 0 it is contempt: the bot avoids
             a draw unless everything else looks worse by more than ``-draw``.
+        partial: when an iteration is cut short, answer with a root move it has
+            already proven better than the previous iteration's choice. The previous
+            best is searched first, so any move that beats it afterwards has an exact
+            value at the deeper depth: the time spent on an unfinished iteration is
+            not wasted, and the clock may start iterations it cannot finish.
     """
 
     tt: bool = True
@@ -103,6 +108,7 @@ class SearchOptions:
     fill_cells: int = 400
     max_depth: int = 64
     draw: int = 0
+    partial: bool = True
 
 
 class DuelSearch:
@@ -278,6 +284,9 @@ class DuelSearch:
         best_value = 0
         plies = 0
         order = list(root_moves)
+        # the best root move of the running iteration and its exact value, once the
+        # previous iteration's choice (searched first) has been beaten by another move
+        overtaken: tuple[int, int] | None = None
         try:
             for depth in range(1, opts.max_depth + 1):
                 alpha = -WIN - 1
@@ -286,13 +295,17 @@ class DuelSearch:
                 if not bm:
                     return SearchResult(order[0], WIN, plies, nodes)
                 iter_best = order[0]
-                for ma in order:
+                overtaken = None
+                for i, ma in enumerate(order):
                     v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
                     values[ma] = v
                     if v > alpha:
                         alpha = v
                         iter_best = ma
+                        if i:
+                            overtaken = (ma, v)
                 best_move, best_value = iter_best, alpha
+                overtaken = None
                 plies = 2 * depth
                 order.sort(key=lambda d: -values[d])
                 if abs(best_value) >= WIN - 1000:
@@ -300,7 +313,8 @@ class DuelSearch:
                 if soft_stop is not None and soft_stop(plies):
                     break
         except _Abort:
-            pass
+            if overtaken is not None and opts.partial:
+                best_move, best_value = overtaken
         finally:
             self.nodes += nodes
             # max_node and min_node call each other through their closures: a reference
