@@ -355,9 +355,10 @@ class Strong(_Searcher):
     move's allowance) and starts no iteration it expects not to finish (the next one
     is taken to cost ``growth`` times the time spent so far). An iteration the
     deadline cuts short still counts: a root move it has proven better than the last
-    finished iteration's choice is played. ``builtin:strong:nodes=N``
-    replaces the clock by a node budget, making its play reproducible; ``depth=D`` caps
-    the search at D joint moves.
+    finished iteration's choice is played.
+
+    ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its play
+    reproducible; ``depth=D`` caps the search at D joint moves.
 
     In other games (ffa with more players, teams, tron3d) it plays
     `lightcycle.bots.multi.MultiStrong`.
