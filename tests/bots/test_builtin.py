@@ -102,37 +102,29 @@ def test_chaser_closes_in_as_the_crow_flies() -> None:
     assert after <= first - 6, (first, after)
 
 
-def test_chaser_skips_a_small_pocket_on_its_way() -> None:
-    # east is as close to the opponent as south, and closes the larger gap, but leads
-    # into a pocket of four cells: the chaser goes south
+@pytest.mark.parametrize(
+    ("bot", "opponent_row"),
+    [
+        # east is as close to the opponent as south, and closes the larger gap, but
+        # leads into a pocket of four cells: the chaser goes south
+        ("chaser", "#.........2#"),
+        # east ends farther from the opponent but leads into a pocket of four cells,
+        # under half the room south: the runaway goes south
+        ("runaway", "#2.........#"),
+    ],
+)
+def test_bot_does_not_go_into_a_small_pocket(bot: str, opponent_row: str) -> None:
     spec = grid_map(
         [
             "############",
             "#1....######",
             "#.##########",
             "#..........#",
-            "#.........2#",
+            opponent_row,
             "############",
         ]
     )
-    states = _walk(["chaser", "wallhugger"], spec, 1)
-    assert spec.topology.xy(states[1].cycles[0].head) == (1, 2)
-
-
-def test_runaway_does_not_run_into_a_pocket() -> None:
-    # east ends farther from the opponent but leads into a pocket of four cells, under
-    # half the room south: the runaway goes south
-    spec = grid_map(
-        [
-            "############",
-            "#1....######",
-            "#.##########",
-            "#..........#",
-            "#2.........#",
-            "############",
-        ]
-    )
-    states = _walk(["runaway", "wallhugger"], spec, 1)
+    states = _walk([bot, "wallhugger"], spec, 1)
     assert spec.topology.xy(states[1].cycles[0].head) == (1, 2)
 
 

@@ -365,10 +365,10 @@ class Strong(_Searcher):
     """
 
     name = "Strong"
-    # growth stays 3.2: starting iterations until 1/1.5 of the budget (cut-short ones
-    # count, SearchOptions.partial) searched a ply deeper and scored +19 Elo (95% CI
-    # -13..+52) head to head, but a longer move is likelier to meet one of this VM's
-    # 50-120 ms stalls: 13-19 time-outs in 200 games against medium instead of 1-5.
+    # Strong keeps _Searcher.growth (3.2). Starting iterations until 1/1.5 of the budget
+    # (cut-short ones count, SearchOptions.partial) searched a ply deeper and scored +19
+    # Elo (95% CI -13..+52) head to head, but a longer move is likelier to meet one of
+    # this VM's 50-120 ms stalls: 13-19 time-outs in 200 games against medium, not 1-5.
 
     def __init__(
         self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None

@@ -284,9 +284,9 @@ class DuelSearch:
         best_value = 0
         plies = 0
         order = list(root_moves)
-        # the best root move of the running iteration and its exact value, once the
-        # previous iteration's choice (searched first) has been beaten by another move
-        overtaken: tuple[int, int] | None = None
+        # the running iteration's best root move and value; once it is not order[0] (the
+        # previous iteration's choice, searched first), it beat that choice exactly
+        iter_best, alpha = order[0], best_value
         try:
             for depth in range(1, opts.max_depth + 1):
                 alpha = -WIN - 1
@@ -295,17 +295,13 @@ class DuelSearch:
                 if not bm:
                     return SearchResult(order[0], WIN, plies, nodes)
                 iter_best = order[0]
-                overtaken = None
-                for i, ma in enumerate(order):
+                for ma in order:
                     v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
                     values[ma] = v
                     if v > alpha:
                         alpha = v
                         iter_best = ma
-                        if i:
-                            overtaken = (ma, v)
                 best_move, best_value = iter_best, alpha
-                overtaken = None
                 plies = 2 * depth
                 order.sort(key=lambda d: -values[d])
                 if abs(best_value) >= WIN - 1000:
@@ -313,8 +309,8 @@ class DuelSearch:
                 if soft_stop is not None and soft_stop(plies):
                     break
         except _Abort:
-            if overtaken is not None and opts.partial:
-                best_move, best_value = overtaken
+            if opts.partial and iter_best != order[0]:
+                best_move, best_value = iter_best, alpha
         finally:
             self.nodes += nodes
             # max_node and min_node call each other through their closures: a reference
