@@ -326,7 +326,8 @@ class Medium(_Searcher):
     It searches at most 6 plies (3 joint moves: its move, the opponent's reply, three
     times; strong goes on as deep as its clock allows, about 12 plies) with no
     transposition table, no killer or history moves and no chamber analysis: it counts
-    whole territories where strong counts only their usable part. It stops early if its
+    whole territories, cell by cell, where strong counts only their usable part and
+    how open it is. It stops early if its
     clock runs short. It values a head-on crash (a draw) at 20 cells behind (contempt,
     ``draw=-20``): against the rungs below it a draw is a lost half point, so it steps
     into a cell the opponent can also take only when every other move looks worse.
@@ -335,7 +336,13 @@ class Medium(_Searcher):
 
     name = "Medium"
     options = SearchOptions(
-        tt=False, killers=False, chambers=False, max_depth=3, draw=-20, partial=False
+        tt=False,
+        killers=False,
+        chambers=False,
+        max_depth=3,
+        draw=-20,
+        edge_weight=0,
+        partial=False,
     )
     solver = True
 
@@ -346,7 +353,8 @@ class Strong(_Searcher):
     In a duel it searches simultaneous moves with iterative deepening alpha-beta (the
     opponent answering each of its moves), a transposition table kept across the game,
     killer and history move ordering, and an evaluation on Voronoi territory that counts
-    only the usable part of each territory (the chamber tree) when the board is tight.
+    how open each territory is (its inner moves, three times a cell's worth) and only
+    the usable part of it (the chamber tree) when the board is tight.
     Once the cycles are separated it switches to the endgame: a fill solver bounded by
     reachable area, checkerboard parity and the chamber tree, which proves optimal fills
     on small regions and never fills worse than a greedy wall-hugger.

@@ -70,3 +70,20 @@ def test_checkerboard_only_where_moves_change_colour() -> None:
     for c in range(25):
         for d in k.neighbours[c]:
             assert ((k.black >> c) & 1) != ((k.black >> d) & 1)
+
+
+@pytest.mark.parametrize("topo", _boards(), ids=lambda t: t.describe())
+def test_edges_count_each_cells_free_neighbours(topo: Topology) -> None:
+    rng = random.Random(topo.size + 1)
+    k = Kernel(topo)
+    for _ in range(60):
+        free = sum(1 << c for c in range(topo.size) if rng.random() < 0.7)
+        cells = sum(1 << c for c in range(topo.size) if rng.random() < 0.5)
+        expected = sum(
+            1
+            for c in range(topo.size)
+            if (cells >> c) & 1
+            for d in topo.neighbours[c]
+            if (free >> d) & 1
+        )
+        assert k.edges(cells, free) == expected

@@ -85,3 +85,24 @@ def test_a_cut_short_iteration_answers_with_a_root_move_proven_better() -> None:
             before = root_value(whole, a, b, occ, kept.move, depth)
             assert part.value == now > before
     assert changed >= 3  # the cut-short path is exercised, not only the usual one
+
+
+def test_evaluation_adds_the_moves_inside_each_territory() -> None:
+    checked = 0
+    for pos in read_positions("duel.txt"):
+        view = pos.view()
+        k = Kernel(view.topology)
+        a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
+        if DuelSearch(k).separated(a, b, occ):
+            continue
+        room = (k.full & ~occ) | (1 << a) | (1 << b)
+        ta, tb, _ = k.voronoi(1 << a, 1 << b, k.full & ~occ)
+
+        def moves_inside(cells: int, room: int = room, k: Kernel = k) -> int:
+            return sum(1 for c in k.cells(cells) for d in k.neighbours[c] if (room >> d) & 1)
+
+        cells_only = DuelSearch(k, SearchOptions(edge_weight=0)).evaluate(a, b, occ)
+        weighted = DuelSearch(k, SearchOptions(edge_weight=3)).evaluate(a, b, occ)
+        assert weighted - cells_only == 3 * (moves_inside(ta) - moves_inside(tb)), pos.name
+        checked += 1
+    assert checked >= 2

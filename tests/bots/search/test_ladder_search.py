@@ -76,7 +76,9 @@ def test_contempt_avoids_a_head_on_crash_it_does_not_need() -> None:
     k = Kernel(view.topology)
     a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
     for draw, crash in ((0, True), (-10, True), (-20, False)):
-        opts = SearchOptions(tt=False, killers=False, chambers=False, max_depth=3, draw=draw)
+        opts = SearchOptions(
+            tt=False, killers=False, chambers=False, max_depth=3, draw=draw, edge_weight=0
+        )
         res = DuelSearch(k, opts).search(a, b, occ)
         assert (res.move in _shared(view)) is crash
 

@@ -31,6 +31,9 @@ class Kernel:
         black: the cells of one checkerboard colour when every move changes colour (grids
             without odd wrap-around), else ``None``; the endgame's parity bound uses it.
         neighbours: the topology's neighbour table (for cell-by-cell algorithms).
+        edges: ``edges(cells, free)`` counts the moves from a cell of ``cells`` into a
+            cell of ``free`` (the sum of the cells' degrees in ``free``): how open a
+            territory is, which its cell count alone does not say.
     """
 
     def __init__(self, topology: Topology) -> None:
@@ -41,6 +44,7 @@ class Kernel:
         self.black: int | None = None
         if isinstance(topology, GridTopology):
             self.expand = _grid_expand(topology)
+            self.edges = _grid_edges(topology)
             if not topology.wrap:
                 self.voronoi = _grid_voronoi(topology)  # type: ignore[method-assign,assignment]
             w, h = topology.width, topology.height
@@ -48,6 +52,7 @@ class Kernel:
                 self.black = sum(1 << c for c in range(self.size) if (c % w + c // w) % 2 == 0)
         else:
             self.expand = _graph_expand(topology.neighbours)
+            self.edges = _graph_edges(topology.neighbours)
 
     def flood(self, start: int, free: int) -> int:
         """The cells of ``free`` reachable from the cells of ``start`` (not ``start`` itself
@@ -184,6 +189,58 @@ def _grid_expand(g: GridTopology) -> Expand:
         )
 
     return expand_torus
+
+
+def _grid_edges(g: GridTopology) -> Callable[[int, int], int]:
+    """`Kernel.edges` on a grid: for each direction, the cells whose neighbour that way
+    is free, by one shift of ``free`` (four shifts and popcounts, whatever the sizes)."""
+    w, size = g.width, g.size
+    full = (1 << size) - 1
+    first_col = sum(1 << (y * w) for y in range(g.height))
+    last_col = first_col << (w - 1)
+    not_first = full & ~first_col
+    not_last = full & ~last_col
+    if not g.wrap:
+
+        def edges(cells: int, free: int) -> int:
+            return (
+                (cells & ((free & not_first) >> 1)).bit_count()
+                + (cells & ((free & not_last) << 1)).bit_count()
+                + (cells & (free >> w)).bit_count()
+                + (cells & (free << w)).bit_count()
+            )
+
+        return edges
+    first_row = (1 << w) - 1
+    down = size - w
+
+    def edges_torus(cells: int, free: int) -> int:
+        east = ((free & not_first) >> 1) | ((free & first_col) << (w - 1))
+        west = ((free & not_last) << 1) | ((free & last_col) >> (w - 1))
+        south = (free >> w) | ((free & first_row) << down)
+        north = ((free << w) & full) | (free >> down)
+        return (
+            (cells & east).bit_count()
+            + (cells & west).bit_count()
+            + (cells & south).bit_count()
+            + (cells & north).bit_count()
+        )
+
+    return edges_torus
+
+
+def _graph_edges(neighbours: tuple[tuple[int, ...], ...]) -> Callable[[int, int], int]:
+    masks = [sum(1 << d for d in nb) for nb in neighbours]
+
+    def edges(cells: int, free: int) -> int:
+        total = 0
+        while cells:
+            low = cells & -cells
+            total += (masks[low.bit_length() - 1] & free).bit_count()
+            cells ^= low
+        return total
+
+    return edges
 
 
 def _grid_voronoi(g: GridTopology) -> Callable[[int, int, int], tuple[int, int, int]]:

