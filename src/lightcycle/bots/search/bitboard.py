@@ -159,13 +159,18 @@ def kernel_for(topology: Topology) -> Kernel:
     return Kernel(topology)
 
 
+def _column_masks(g: GridTopology) -> tuple[int, int, int, int, int]:
+    """Every cell, the first and last columns, and every cell but those: what a shift by
+    one column must mask so that a row does not run into the next."""
+    full = (1 << g.size) - 1
+    first_col = sum(1 << (y * g.width) for y in range(g.height))
+    last_col = first_col << (g.width - 1)
+    return full, first_col, last_col, full & ~first_col, full & ~last_col
+
+
 def _grid_expand(g: GridTopology) -> Expand:
     w, size = g.width, g.size
-    full = (1 << size) - 1
-    first_col = sum(1 << (y * w) for y in range(g.height))
-    last_col = first_col << (w - 1)
-    not_first = full & ~first_col
-    not_last = full & ~last_col
+    _, first_col, last_col, not_first, not_last = _column_masks(g)
     if not g.wrap:
 
         def expand(b: int) -> int:
@@ -195,11 +200,7 @@ def _grid_edges(g: GridTopology) -> Callable[[int, int], int]:
     """`Kernel.edges` on a grid: for each direction, the cells whose neighbour that way
     is free, by one shift of ``free`` (four shifts and popcounts, whatever the sizes)."""
     w, size = g.width, g.size
-    full = (1 << size) - 1
-    first_col = sum(1 << (y * w) for y in range(g.height))
-    last_col = first_col << (w - 1)
-    not_first = full & ~first_col
-    not_last = full & ~last_col
+    full, first_col, last_col, not_first, not_last = _column_masks(g)
     if not g.wrap:
 
         def edges(cells: int, free: int) -> int:
@@ -247,10 +248,7 @@ def _grid_voronoi(g: GridTopology) -> Callable[[int, int, int], tuple[int, int, 
     """`Kernel.voronoi` with the walled grid's shifts written out: it is the evaluation's
     inner loop, and a function call per expansion would cost a third of it."""
     w = g.width
-    full = (1 << g.size) - 1
-    first_col = sum(1 << (y * w) for y in range(g.height))
-    nf = full & ~first_col
-    nl = full & ~(first_col << (w - 1))
+    _, _, _, nf, nl = _column_masks(g)
 
     def voronoi(a: int, b: int, free: int) -> tuple[int, int, int]:
         avail = free
