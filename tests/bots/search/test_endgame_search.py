@@ -172,3 +172,28 @@ def test_a_corridor_step_keeps_the_chamber_bound_less_one() -> None:
         assert longest_path(k, d, sub) == longest_path(k, head, reach) - 1
         checked += 1
     assert checked >= 40
+
+
+def test_a_node_budget_also_caps_the_probes_greedy_completions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a clock, the probes' greedy completions add at most about as many cells
+    as the budget has nodes: one probe may overshoot, none starts after that."""
+    k = Kernel(GridTopology(30, 30))
+    head, free = _region(random.Random(5), k, 0.9)
+    lengths: list[int] = []
+    real = endgame.greedy_fill
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        path = real(*args, **kwargs)
+        lengths.append(len(path))
+        return path
+
+    monkeypatch.setattr(endgame, "greedy_fill", counting)
+    budget = 600
+    fill = solve_fill(k, head, free, node_limit=budget)
+    probes = lengths[1:]  # the first is the incumbent's whole fill
+    assert probes, "the search should have probed"
+    assert sum(probes[:-1]) < budget
+    assert is_path(k, head, k.flood(1 << head, free), fill.path)
+    assert len(fill.path) >= lengths[0]
