@@ -327,10 +327,10 @@ class Medium(_Searcher):
     times; strong goes on as deep as its clock allows, about 12 plies) with no
     transposition table, no killer or history moves and no chamber analysis: it counts
     whole territories, cell by cell, where strong counts only their usable part and
-    how open it is. It stops early if its
-    clock runs short. It values a head-on crash (a draw) at 20 cells behind (contempt,
-    ``draw=-20``): against the rungs below it a draw is a lost half point, so it steps
-    into a cell the opponent can also take only when every other move looks worse.
+    how open it is. It stops early if its clock runs short. It values a head-on crash
+    (a draw) at 20 cells behind (contempt, ``draw=-20``): against the rungs below it a
+    draw is a lost half point, so it steps into a cell the opponent can also take only
+    when every other move looks worse.
     Once separated it plays the same fill solver as strong.
     """
 

@@ -20,9 +20,9 @@ The evaluation is the Voronoi territory difference: cells each cycle reaches fir
 the moves inside each territory (``edge_weight`` per free neighbour of its cells: open
 space beats a corridor of as many cells). When the board is tight it counts only the
 usable part of each territory (`fill_bound`: what lies behind a cut cell counts once, by
-the best branch). When the two regions no longer
-touch, the game is separated and the difference of the fillable areas decides, weighted
-far above any territory estimate.
+the best branch). When the two regions no longer touch, the game is separated and the
+difference of the fillable areas decides, a cell of it weighted far above a territory's
+cell (1,000 against at most 13 with its four moves).
 """
 
 from __future__ import annotations
