@@ -287,6 +287,28 @@ def test_unknown_bot_names_close_matches() -> None:
         make_bot("chaserr")
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("builtin:strong:nodes=abc", "nodes must be int, got 'abc'"),
+        ("builtin:strong:nodes=-5", "nodes must be above 0, got -5"),
+        ("builtin:medium:depth=0", "depth must be above 0, got 0"),
+        ("builtin:strong:move_time=fast", "move_time must be float, got 'fast'"),
+        ("builtin:strong:nodez=10", "Strong accepts: nodes, depth, move_time"),
+    ],
+)
+def test_bad_settings_are_refused_before_a_game(spec: str, message: str) -> None:
+    """A text or non-positive node budget would make the search run without end."""
+    with pytest.raises(BotError) as err:
+        make_bot(spec)
+    assert message in str(err.value)
+
+
+def test_good_settings_are_taken() -> None:
+    bot = make_bot("builtin:strong:nodes=2000,depth=3,move_time=1")
+    assert (bot.node_limit, bot.depth_limit, bot.move_time) == (2000, 3, 1)  # type: ignore[attr-defined]
+
+
 def test_python_file_bots(tmp_path) -> None:
     f = tmp_path / "mybot.py"
     f.write_text(

@@ -206,6 +206,10 @@ class _Searcher(Bot):
     def __init__(
         self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None
     ) -> None:
+        for name, value in (("nodes", nodes), ("depth", depth), ("move_time", move_time)):
+            if value is not None and not value > 0:
+                # A budget of 0 or less would never be reached: a search without end.
+                raise ValueError(f"{name} must be above 0, got {value}")
         self.node_limit = nodes
         self.depth_limit = depth
         self.move_time = move_time

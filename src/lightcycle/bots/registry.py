@@ -5,8 +5,10 @@ from __future__ import annotations
 import difflib
 import importlib.util
 import inspect
+import typing
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Union
 
 from lightcycle.bots.api import Bot, BotError
 from lightcycle.bots.builtin import BUILTIN as _LADDER
@@ -70,11 +72,47 @@ def _build(cls: type[Bot], params: str, spec: str) -> Bot:
         if not eq or not key.strip():
             raise BotError(f"bad setting {item!r} in {spec!r}: expected key=value")
         kwargs[key.strip()] = _number(value.strip())
+    kinds = _setting_kinds(cls)
+    for key, value in kwargs.items():
+        want = kinds.get(key)
+        if want and not any(_fits(value, kind) for kind in want):
+            names = " or ".join(kind.__name__ for kind in want)
+            raise BotError(f"{spec!r}: {key} must be {names}, got {value!r}")
     try:
         return cls(**kwargs)
     except TypeError as exc:
         accepted = ", ".join(p for p in inspect.signature(cls).parameters) or "none"
         raise BotError(f"{spec!r}: {exc}; {cls.__name__} accepts: {accepted}") from exc
+    except ValueError as exc:
+        raise BotError(f"{spec!r}: {exc}") from exc
+
+
+def _setting_kinds(cls: type[Bot]) -> dict[str, tuple[type, ...]]:
+    """The plain types (int, float, str, bool) each constructor setting accepts, from its
+    annotations: ``nodes=abc`` must be refused here, as a bot given a text node budget
+    would search without end. Settings without such annotations are not checked."""
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # unresolvable annotations: leave the check to the bot
+        return {}
+    plain = (bool, int, float, str)
+    out: dict[str, tuple[type, ...]] = {}
+    for name, hint in hints.items():
+        args = typing.get_args(hint) if typing.get_origin(hint) in (Union, UnionType) else (hint,)
+        kinds = tuple(a for a in args if a in plain)
+        if kinds and all(a in plain or a is type(None) for a in args):
+            out[name] = kinds
+    return out
+
+
+def _fits(value: Any, kind: type) -> bool:
+    """Whether a parsed setting is of ``kind`` (an int is a float too; text is not a
+    number)."""
+    if kind is float:
+        return isinstance(value, (int, float))
+    if kind is bool:
+        return isinstance(value, bool)
+    return isinstance(value, kind)
 
 
 def _number(text: str) -> Any:
