@@ -47,7 +47,7 @@ from typing import Any
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
-from lightcycle.bots.search.lengthen import lengthen
+from lightcycle.bots.search.lengthen import lengthen, path_mask
 
 ROOT_SHARE = 128
 """Nodes each of the interleaved searches (one per move two moves from the root) gets in
@@ -349,10 +349,7 @@ def solve_fill(
         if node_limit is not None and probed >= node_limit:
             return
         poll()
-        used = 0
-        for c in path:
-            used |= 1 << c
-        rest = flood(1 << path[-1], region & ~used)
+        rest = flood(1 << path[-1], region & ~path_mask(path))
         ending = greedy_fill(kernel, path[-1], rest, out_of_time)
         probed += len(ending)
         longer = lengthen(kernel, head, region, path + ending, out_of_time)

@@ -58,7 +58,7 @@ def lengthen(
     cur = list(path)
     if out_of_time is not None and out_of_time():
         return cur
-    used = _used(cur)
+    used = path_mask(cur)
     used = _detour(kernel, head, region, cur, used)
     used = _extend(nbrs, head, region, cur, used)
     used = _detour(kernel, head, region, cur, used)
@@ -124,7 +124,7 @@ def _beside(nbrs: tuple[tuple[int, ...], ...], free: int, a: int, b: int) -> boo
     return False
 
 
-def _used(path: list[int]) -> int:
+def path_mask(path: list[int]) -> int:
     """The cells of ``path`` as a mask."""
     used = 0
     for c in path:
