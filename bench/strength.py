@@ -10,6 +10,11 @@ Three measurements, each against a baseline measured in the same run:
   a single region); the optimum of each is proven by an unlimited solve first, then the
   endgame solver gets 100 ms: how often it reaches the optimum and how often it also
   proves it, against the greedy wall-hugging fill as the baseline.
+- ``native``: the compiled chamber bound (``pip install 'lightcycle[fast]'``) against
+  the pure-Python one, the baseline, on tight boards (15x15 rooms after 6-30 turns,
+  where the evaluation bounds territories by the chamber tree): the search's time for
+  the same node budget (and that its result is identical), and the plies each completes
+  in 100 ms.
 - ``ladder``: ``lightcycle duel`` pairings at 100 ms per move (side-swapped games on
   the built-in two-player maps plus seeded random symmetric maps, all cores): score,
   Elo difference with its 95% confidence interval, and the mean search depth.
@@ -18,6 +23,7 @@ Run from the repository root::
 
     python bench/strength.py depth [--positions 30]
     python bench/strength.py endgame [--regions 40]
+    python bench/strength.py native [--positions 30]
     python bench/strength.py ladder [--games 200] [--maps POOL] [--pairs strong:territory,...]
 """
 
@@ -29,11 +35,14 @@ import statistics
 import sys
 import time
 from dataclasses import replace
+from functools import partial
 
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.ladder import Medium, Strong
 from lightcycle.bots.registry import LADDER, make_bot
+from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch
 from lightcycle.bots.search.endgame import greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
@@ -58,15 +67,18 @@ class _Noisy(Bot):
         return self.inner.move(view)
 
 
-def _opening_positions(count: int, seed: int) -> list[View]:
-    """Seat-0 views of arena-30 after 0-20 turns of two territory bots (seeded noise)."""
-    spec = get_map("arena-30")
+def _opening_positions(
+    count: int, seed: int, board: str = "arena-30", turns: tuple[int, int] = (0, 20)
+) -> list[View]:
+    """Seat-0 views of ``board`` after ``turns`` (0-20) turns of two territory bots
+    (seeded noise)."""
+    spec = get_map(board)
     rng = random.Random(seed)
     views: list[View] = []
     while len(views) < count:
         state = new_game("classic", spec, seed=rng.randrange(10**6))
         bots = [_Noisy(rng), _Noisy(rng)]
-        for _ in range(rng.randrange(0, 21)):
+        for _ in range(rng.randint(*turns)):
             if state.outcome is not None:
                 break
             state = step(state, collect_moves(state, bots))
@@ -108,6 +120,46 @@ def bench_depth(positions: int, seed: int) -> dict[str, float]:
         "search_100ms_plies_min": min(full_plies),
         "baseline_medium_options_100ms_plies_median": statistics.median(medium_plies),
         "share_at_least_12_plies_in_100ms": sum(p >= 12 for p in full_plies) / len(views),
+    }
+
+
+def bench_native(positions: int, seed: int) -> dict[str, float]:
+    """The compiled chamber bound against the pure one: search time for 2,000 nodes
+    (same result required) and plies completed in 100 ms, on tight 15x15 rooms."""
+    if not native.available():
+        raise SystemExit(f"the compiled bound is not in use: {native.why_not()}")
+    views = _opening_positions(positions, seed, "arena-15", (6, 30))
+    ratios: list[float] = []
+    same = 0
+    plies: dict[str, list[int]] = {"pure": [], "compiled": []}
+    for view in views:
+        k = Kernel(view.topology)
+        a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
+        results = {}
+        seconds = {}
+        for name in ("pure", "compiled"):
+            search = DuelSearch(k, Strong.options)
+            if name == "pure":
+                search.fill_bound = partial(fill_bound, k)
+            t0 = time.perf_counter()
+            results[name] = search.search(a, b, occ, node_limit=2000)
+            seconds[name] = time.perf_counter() - t0
+            search = DuelSearch(k, Strong.options)
+            if name == "pure":
+                search.fill_bound = partial(fill_bound, k)
+            deadline = time.perf_counter() + 0.1
+            res = search.search(a, b, occ, out_of_time=lambda d=deadline: time.perf_counter() > d)
+            plies[name].append(res.plies)
+        same += results["pure"] == results["compiled"]
+        ratios.append(seconds["pure"] / seconds["compiled"])
+    return {
+        "positions": len(views),
+        "identical_results_2000_nodes": same,
+        "speedup_2000_nodes_median": statistics.median(ratios),
+        "speedup_2000_nodes_min": min(ratios),
+        "baseline_pure_100ms_plies_median": statistics.median(plies["pure"]),
+        "compiled_100ms_plies_median": statistics.median(plies["compiled"]),
+        "compiled_100ms_plies_min": min(plies["compiled"]),
     }
 
 
@@ -196,6 +248,11 @@ def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None, 
         )
 
 
+def _print(figures: dict[str, float]) -> None:
+    for key, value in figures.items():
+        print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
@@ -206,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--regions", type=int, default=40)
     e.add_argument("--seed", type=int, default=1)
     e.add_argument("--prove-seconds", type=float, default=20.0)
+    nat = sub.add_parser("native")
+    nat.add_argument("--positions", type=int, default=30)
+    nat.add_argument("--seed", type=int, default=1)
     lad = sub.add_parser("ladder")
     lad.add_argument("--games", type=int, default=200)
     lad.add_argument("--workers", type=int, default=None)
@@ -215,11 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     lad.add_argument("--pairs", default=",".join(default_pairs))
     args = p.parse_args(argv)
     if args.what == "depth":
-        for key, value in bench_depth(args.positions, args.seed).items():
-            print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
+        _print(bench_depth(args.positions, args.seed))
     elif args.what == "endgame":
-        for key, value in bench_endgame(args.regions, args.seed, args.prove_seconds).items():
-            print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
+        _print(bench_endgame(args.regions, args.seed, args.prove_seconds))
+    elif args.what == "native":
+        _print(bench_native(args.positions, args.seed))
     else:
         pairs = [tuple(x.split(":")) for x in args.pairs.split(",")]
         bench_ladder(pairs, args.games, args.workers, args.maps)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from typing import Any
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.builtin import answer_for, crash_move
 from lightcycle.bots.multi import MultiStrong
+from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions, separated
@@ -210,6 +211,9 @@ class _Searcher(Bot):
             if value is not None and not value > 0:
                 # A budget of 0 or less would never be reached: a search without end.
                 raise ValueError(f"{name} must be above 0, got {value}")
+        # Load (or compile) the optional compiled chamber bound now, before any game's
+        # clock starts: numba's first import takes about a second.
+        native.available()
         self.node_limit = nodes
         self.depth_limit = depth
         self.move_time = move_time

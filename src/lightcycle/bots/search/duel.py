@@ -31,7 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import fill_bound, parity_bound
+from lightcycle.bots.search.chambers import parity_bound
+from lightcycle.bots.search.native import chamber_bound
 
 WIN = 1_000_000
 """The value of a won position (minus the plies it takes, so quicker wins are better)."""
@@ -129,6 +130,8 @@ class DuelSearch:
         self.options = options or SearchOptions()
         self.table: dict[int, int] = {}
         self.nodes = 0
+        # `chambers.fill_bound`, compiled where the fast extra is installed (same values)
+        self.fill_bound = chamber_bound(kernel)
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, a: int, b: int, occ: int) -> int:
@@ -141,7 +144,8 @@ class DuelSearch:
             return SEPARATED * (self._fill(a, ta) - self._fill(b, tb))
         opts = self.options
         if opts.chambers and free.bit_count() <= opts.chamber_cells:
-            value = fill_bound(k, a, ta) - fill_bound(k, b, tb)
+            bound = self.fill_bound
+            value = bound(a, ta) - bound(b, tb)
         else:
             value = ta.bit_count() - tb.bit_count()
         if opts.edge_weight:
@@ -152,7 +156,7 @@ class DuelSearch:
     def _fill(self, head: int, region: int) -> int:
         opts = self.options
         if opts.chambers and region.bit_count() <= opts.fill_cells:
-            return fill_bound(self.kernel, head, region)
+            return self.fill_bound(head, region)
         return parity_bound(self.kernel, head, region)
 
     def separated(self, a: int, b: int, occ: int) -> bool:
