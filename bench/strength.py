@@ -10,11 +10,11 @@ Three measurements, each against a baseline measured in the same run:
   a single region); the optimum of each is proven by an unlimited solve first, then the
   endgame solver gets 100 ms: how often it reaches the optimum and how often it also
   proves it, against the greedy wall-hugging fill as the baseline.
-- ``native``: the compiled chamber bound (``pip install 'lightcycle[fast]'``) against
-  the pure-Python one, the baseline, on tight boards (15x15 rooms after 6-30 turns,
-  where the evaluation bounds territories by the chamber tree): the search's time for
-  the same node budget (and that its result is identical), and the plies each completes
-  in 100 ms.
+- ``native``: the compiled evaluation (``pip install 'lightcycle[fast]'``) against the
+  pure-Python one, the baseline, on open 30x30 boards in the opening and on tight
+  15x15 rooms after 6-30 turns (where the evaluation bounds territories by the chamber
+  tree): the search's time for the same node budget (and that its result is
+  identical), and the plies each completes in 100 ms.
 - ``ladder``: ``lightcycle duel`` pairings at 100 ms per move (side-swapped games on
   the built-in two-player maps plus seeded random symmetric maps, all cores): score,
   Elo difference with its 95% confidence interval, and the mean search depth.
@@ -35,14 +35,12 @@ import statistics
 import sys
 import time
 from dataclasses import replace
-from functools import partial
 
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.ladder import Medium, Strong
 from lightcycle.bots.registry import LADDER, make_bot
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch
 from lightcycle.bots.search.endgame import greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
@@ -124,43 +122,45 @@ def bench_depth(positions: int, seed: int) -> dict[str, float]:
 
 
 def bench_native(positions: int, seed: int) -> dict[str, float]:
-    """The compiled chamber bound against the pure one: search time for 2,000 nodes
-    (same result required) and plies completed in 100 ms, on tight 15x15 rooms."""
+    """The compiled evaluation against the pure one: search time for 2,000 nodes (same
+    result required) and plies completed in 100 ms, on open 30x30 boards in the opening
+    and on tight 15x15 rooms."""
     if not native.available():
-        raise SystemExit(f"the compiled bound is not in use: {native.why_not()}")
-    views = _opening_positions(positions, seed, "arena-15", (6, 30))
-    ratios: list[float] = []
-    same = 0
-    plies: dict[str, list[int]] = {"pure": [], "compiled": []}
-    for view in views:
-        k = Kernel(view.topology)
-        a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
-        results = {}
-        seconds = {}
-        for name in ("pure", "compiled"):
-            search = DuelSearch(k, Strong.options)
-            if name == "pure":
-                search.fill_bound = partial(fill_bound, k)
-            t0 = time.perf_counter()
-            results[name] = search.search(a, b, occ, node_limit=2000)
-            seconds[name] = time.perf_counter() - t0
-            search = DuelSearch(k, Strong.options)
-            if name == "pure":
-                search.fill_bound = partial(fill_bound, k)
-            deadline = time.perf_counter() + 0.1
-            res = search.search(a, b, occ, out_of_time=lambda d=deadline: time.perf_counter() > d)
-            plies[name].append(res.plies)
-        same += results["pure"] == results["compiled"]
-        ratios.append(seconds["pure"] / seconds["compiled"])
-    return {
-        "positions": len(views),
-        "identical_results_2000_nodes": same,
-        "speedup_2000_nodes_median": statistics.median(ratios),
-        "speedup_2000_nodes_min": min(ratios),
-        "baseline_pure_100ms_plies_median": statistics.median(plies["pure"]),
-        "compiled_100ms_plies_median": statistics.median(plies["compiled"]),
-        "compiled_100ms_plies_min": min(plies["compiled"]),
-    }
+        raise SystemExit(f"the compiled evaluation is not in use: {native.why_not()}")
+    out: dict[str, float] = {}
+    for label, board, turns in (("open30", "arena-30", (0, 20)), ("tight15", "arena-15", (6, 30))):
+        views = _opening_positions(positions, seed, board, turns)
+        ratios: list[float] = []
+        same = 0
+        plies: dict[bool, list[int]] = {False: [], True: []}
+        for view in views:
+            k = Kernel(view.topology)
+            a, b, occ = view.me.head, view.opponents[0].head, view.state.occupied
+            results = {}
+            seconds = {}
+            for compiled in (False, True):
+                t0 = time.perf_counter()
+                results[compiled] = DuelSearch(k, compiled=compiled).search(
+                    a, b, occ, node_limit=2000
+                )
+                seconds[compiled] = time.perf_counter() - t0
+                deadline = time.perf_counter() + 0.1
+                res = DuelSearch(k, compiled=compiled).search(
+                    a, b, occ, out_of_time=lambda d=deadline: time.perf_counter() > d
+                )
+                plies[compiled].append(res.plies)
+            same += results[False] == results[True]
+            ratios.append(seconds[False] / seconds[True])
+        out |= {
+            f"{label}_positions": len(views),
+            f"{label}_identical_results_2000_nodes": same,
+            f"{label}_speedup_2000_nodes_median": statistics.median(ratios),
+            f"{label}_speedup_2000_nodes_min": min(ratios),
+            f"{label}_baseline_pure_100ms_plies_median": statistics.median(plies[False]),
+            f"{label}_compiled_100ms_plies_median": statistics.median(plies[True]),
+            f"{label}_compiled_100ms_plies_min": min(plies[True]),
+        }
+    return out
 
 
 def _regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:

@@ -211,7 +211,7 @@ class _Searcher(Bot):
             if value is not None and not value > 0:
                 # A budget of 0 or less would never be reached: a search without end.
                 raise ValueError(f"{name} must be above 0, got {value}")
-        # Load (or compile) the optional compiled chamber bound now, before any game's
+        # Load (or compile) the optional compiled evaluation now, before any game's
         # clock starts: numba's first import takes about a second.
         native.available()
         self.node_limit = nodes

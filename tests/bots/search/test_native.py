@@ -1,15 +1,16 @@
-"""The compiled chamber bound (the ``fast`` extra) against the pure-Python one.
+"""The compiled evaluation (the ``fast`` extra) against the pure-Python one.
 
 The issue allows a compiled kernel only if the pure-Python fallback plays the same moves
-for the same node budget; these tests hold the compiled `fill_bound` to equal values on
-thousands of regions, and the search to equal results with either. They skip, saying
-why, where numba is not installed or ``LIGHTCYCLE_NATIVE=0``.
+for the same node budget; these tests hold the compiled `DuelSearch.evaluate` to equal
+values on thousands of positions (every branch: open and tight boards, separated
+regions big and small, grids, tori 1 and 2 cells wide, graphs), and the search to equal
+results with either. They skip, saying why, where numba is not installed or
+``LIGHTCYCLE_NATIVE=0``.
 """
 
 from __future__ import annotations
 
 import random
-from functools import partial
 
 import pytest
 
@@ -17,7 +18,6 @@ from lightcycle.bots.ladder import Strong
 from lightcycle.bots.registry import make_bot
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
@@ -29,59 +29,80 @@ from tests.bots.search.positions import read_positions
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=f"{native.why_not()}")
 
+OPTIONS = [
+    SearchOptions(),
+    SearchOptions(chambers=False, edge_weight=0),  # medium's evaluation
+    SearchOptions(chamber_cells=10_000, fill_cells=10_000, edge_weight=5),
+    SearchOptions(fill_cells=0),  # separated regions by the parity bound
+]
 
-def _regions(rng: random.Random, k: Kernel, count: int) -> list[tuple[int, int]]:
-    """Random regions of ``k`` (each the part of a random free set a head reaches)."""
+
+def _positions(rng: random.Random, k: Kernel, count: int) -> list[tuple[int, int, int]]:
+    """Random positions ``(a, b, occ)`` of ``k``: walls at a random density, two heads."""
     out = []
     for _ in range(count):
-        density = rng.choice((0.5, 0.65, 0.8, 0.95))
-        free = sum(1 << c for c in range(k.size) if rng.random() < density)
-        head = rng.randrange(k.size)
-        free &= ~(1 << head)
-        out.append((head, k.flood(1 << head, free)))
+        density = rng.choice((0.05, 0.2, 0.35, 0.5, 0.7))
+        occ = sum(1 << c for c in range(k.size) if rng.random() < density)
+        a = rng.randrange(k.size)
+        b = rng.randrange(k.size)
+        if a != b:
+            out.append((a, b, occ | 1 << a | 1 << b))
     return out
+
+
+def _check(k: Kernel, positions: list[tuple[int, int, int]]) -> int:
+    """Assert equal values under every option set; how many positions were separated."""
+    split = 0
+    for options in OPTIONS:
+        fast = DuelSearch(k, options)
+        pure = DuelSearch(k, options, compiled=False)
+        assert fast.evaluate != pure.evaluate  # the compiled one, not the fallback
+        for a, b, occ in positions:
+            assert fast.evaluate(a, b, occ) == pure.evaluate(a, b, occ), (options, a, b, occ)
+            split += options is OPTIONS[0] and pure.separated(a, b, occ)
+    return split
 
 
 @pytest.mark.parametrize(
     ("width", "height", "wrap"),
-    [
-        (1, 1, False),
-        (1, 7, False),
-        (5, 4, False),
-        (15, 15, False),
-        (30, 30, False),
-        (64, 3, False),
-        (50, 50, False),
-        (2, 2, True),
-        (2, 9, True),
-        (6, 6, True),
-        (7, 5, True),
-        (20, 20, True),
-    ],
-)
-def test_compiled_bound_equals_the_pure_one_on_grids(width: int, height: int, wrap: bool) -> None:
+    [(1, 1, False), (2, 1, False), (1, 7, False), (5, 4, False), (15, 15, False),
+     (30, 30, False), (64, 3, False), (2, 2, True), (1, 6, True), (2, 9, True),
+     (6, 6, True), (7, 5, True), (20, 20, True)],
+)  # fmt: skip
+def test_compiled_evaluation_equals_the_pure_one_on_grids(
+    width: int, height: int, wrap: bool
+) -> None:
     k = Kernel(GridTopology(width, height, wrap))
-    compiled = native.chamber_bound(k)
-    assert not isinstance(compiled, partial)  # the compiled one, not the fallback
     rng = random.Random(width * 1000 + height * 10 + wrap)
-    for head, region in _regions(rng, k, 150):
-        assert compiled(head, region) == fill_bound(k, head, region), (head, region)
-        # a region holding its head, and the whole board
-        assert compiled(head, region | 1 << head) == fill_bound(k, head, region | 1 << head)
-    assert compiled(0, k.full & ~1) == fill_bound(k, 0, k.full & ~1)
+    positions = _positions(rng, k, 120)
+    split = _check(k, positions)
+    if k.size >= 20:
+        assert 0 < split < len(positions)  # both kinds of position were checked
 
 
-def test_compiled_bound_equals_the_pure_one_on_graphs() -> None:
+def test_compiled_evaluation_equals_the_pure_one_on_graphs() -> None:
     rng = random.Random(5)
-    for _ in range(200):
-        k, _ = random_graph(rng, 1, 40)
-        compiled = native.chamber_bound(k)
-        for head, region in _regions(rng, k, 5):
-            assert compiled(head, region) == fill_bound(k, head, region)
+    for _ in range(150):
+        k, _ = random_graph(rng, 2, 40)
+        _check(k, _positions(rng, k, 4))
     cube = Kernel(get_map("cube").topology)
-    compiled = native.chamber_bound(cube)
-    for head, region in _regions(rng, cube, 100):
-        assert compiled(head, region) == fill_bound(cube, head, region)
+    _check(cube, _positions(rng, cube, 60))
+
+
+def test_the_size_thresholds_are_inclusive_in_both() -> None:
+    """A board with exactly ``chamber_cells`` free cells, a region of exactly
+    ``fill_cells``: the boundary cases, which random positions rarely hit."""
+    k = Kernel(GridTopology(12, 12))
+    rng = random.Random(3)
+    for a, b, occ in _positions(rng, k, 150):
+        free = k.full & ~occ
+        ta, _, _ = k.voronoi(1 << a, 1 << b, free)
+        for options in (
+            SearchOptions(chamber_cells=free.bit_count()),
+            SearchOptions(fill_cells=ta.bit_count()),
+        ):
+            fast = DuelSearch(k, options).evaluate(a, b, occ)
+            assert fast == DuelSearch(k, options, compiled=False).evaluate(a, b, occ)
 
 
 def _midgame_views(count: int) -> list[View]:
@@ -101,18 +122,17 @@ def _midgame_views(count: int) -> list[View]:
     return views
 
 
-def test_the_search_gives_the_same_result_with_either_bound() -> None:
-    opts = SearchOptions()
-    for view in _midgame_views(12) + [p.view() for p in read_positions("duel.txt")]:
+def test_the_search_gives_the_same_result_with_either_evaluation() -> None:
+    views = _midgame_views(12) + [p.view() for p in read_positions("duel.txt")]
+    for view in views:
         k = Kernel(view.topology)
         a, b = view.me.head, view.opponents[0].head
         occ = view.state.occupied
-        fast = DuelSearch(k, opts)
-        pure = DuelSearch(k, opts)
-        pure.fill_bound = partial(fill_bound, k)
-        assert fast.search(a, b, occ, node_limit=1500) == pure.search(a, b, occ, node_limit=1500)
+        fast = DuelSearch(k).search(a, b, occ, node_limit=1500)
+        pure = DuelSearch(k, compiled=False).search(a, b, occ, node_limit=1500)
+        assert fast == pure
 
 
-def test_strong_loads_the_compiled_bound_when_made() -> None:
+def test_strong_loads_the_compiled_evaluation_when_made() -> None:
     Strong(nodes=10)
     assert native.available() and native.why_not() is None

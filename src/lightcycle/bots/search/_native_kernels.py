@@ -1,7 +1,8 @@
 """Numba kernels behind `lightcycle.bots.search.native` (import only through it).
 
 Importing this module compiles them (or loads them from numba's cache), and raises
-ImportError where numba is not installed.
+ImportError where numba is not installed. Each is the pure-Python algorithm it stands
+for, step for step, on arrays: cells as indices, the neighbour table padded with -1.
 """
 
 from __future__ import annotations
@@ -11,26 +12,18 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit, types
 
-_WORDS = types.Array(types.uint64, 1, "C", readonly=True)
+_TABLE = types.int32[:, ::1]
+_CELLS = types.uint8[::1]
 
 
-@njit(
-    types.int64(types.int32[:, ::1], _WORDS, types.int64, _WORDS, types.boolean),
-    cache=True,
-    nogil=True,
-)
-def _fill_bound(
-    nbrs: np.ndarray, free: np.ndarray, head: int, black: np.ndarray, parity: bool
+@njit(types.int64(_TABLE, _CELLS, types.int64, _CELLS, types.boolean), cache=True, nogil=True)
+def _chamber(
+    nbrs: np.ndarray, inside: np.ndarray, head: int, black: np.ndarray, parity: bool
 ) -> int:
-    """`chambers.fill_bound`, step for step, on arrays: ``nbrs`` is the neighbour table
-    padded with -1, ``free`` and ``black`` are bitboards as little-endian 64-bit words."""
+    """`chambers.fill_bound` of the cells marked in ``inside`` (which it marks the head
+    in): Tarjan's blocks, each capped by its colours, best chain from the head."""
     size = nbrs.shape[0]
     width = nbrs.shape[1]
-    one = np.uint64(1)
-    inside = np.zeros(size, np.uint8)
-    for c in range(size):
-        if (free[c >> 6] >> np.uint64(c & 63)) & one:
-            inside[c] = 1
     inside[head] = 1  # edges back to the head close cycles too
     disc = np.zeros(size, np.int32)
     low = np.zeros(size, np.int32)
@@ -77,16 +70,13 @@ def _fill_bound(
             count = 0
             same = 0
             sub = 0
-            pc = one
-            if parity:
-                pc = (black[p >> 6] >> np.uint64(p & 63)) & one
             while True:
                 vtop -= 1
                 u = vstack[vtop]
                 count += 1
                 if best[u] > sub:
                     sub = best[u]
-                if parity and ((black[u >> 6] >> np.uint64(u & 63)) & one) == pc:
+                if parity and black[u] == black[p]:
                     same += 1
                 if u == v:
                     break
@@ -102,23 +92,213 @@ def _fill_bound(
     return int(best[head])
 
 
-def bound_for(
-    neighbours: Sequence[Sequence[int]], size: int, black: int | None
-) -> Callable[[int, int], int]:
-    """``bound(head, free)`` on one board: its tables made once, each call converting
-    the ``free`` bitboard to words (a few hundred nanoseconds)."""
+@njit(_CELLS(_CELLS, types.uint8, types.int64), cache=True, nogil=True)
+def _marked(owner: np.ndarray, who: int, size: int) -> np.ndarray:
+    """The cells whose ``owner`` is ``who``, one byte per cell."""
+    out = np.zeros(size, np.uint8)
+    for c in range(size):
+        if owner[c] == who:
+            out[c] = 1
+    return out
+
+
+@njit(types.int64(_CELLS, types.int64, _CELLS, types.boolean), cache=True, nogil=True)
+def _parity(region: np.ndarray, head: int, black: np.ndarray, parity: bool) -> int:
+    """`chambers.parity_bound` of the cells marked in ``region``."""
+    size = 0
+    same = 0
+    for c in range(region.shape[0]):
+        if region[c]:
+            size += 1
+            if parity and black[c] == black[head]:
+                same += 1
+    if not parity:
+        return size
+    other = size - same
+    capped = 2 * same + 1 if other > same else 2 * other
+    return min(size, capped)
+
+
+@njit(
+    types.int64(
+        _TABLE, _TABLE, types.int64[::1], types.Bytes(types.uint8, 1, "C"), types.int64, types.int64
+    ),
+    cache=True,
+    nogil=True,
+)
+def _evaluate(
+    nbrs: np.ndarray, moves: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: int
+) -> int:
+    """`duel.DuelSearch.evaluate`: Voronoi territories (a cell both reach at the same
+    distance is neutral and stops both), then the separated value, or the chamber bounds
+    or cell counts, plus the edge weight per move inside each territory.
+
+    ``moves`` is the neighbour table as `Kernel.edges` counts it, its last column each
+    cell's checkerboard colour; ``params`` are the search's options (see
+    `evaluator_for`); ``occ`` is the blocked cells' bitboard, little-endian bytes.
+    """
+    parity = params[0] != 0
+    chambers = params[1] != 0
+    chamber_cells = params[2]
+    fill_cells = params[3]
+    edge_weight = params[4]
+    separated = params[5]
+    black = moves[:, moves.shape[1] - 1].astype(np.uint8)
+    size = nbrs.shape[0]
+    width = nbrs.shape[1]
+    free = np.empty(size, np.uint8)
+    nfree = 0
+    for c in range(size):
+        f = 1 - ((occ[c >> 3] >> (c & 7)) & 1)
+        free[c] = f
+        nfree += f
+    # owner: 0 unreached, 1 a's, 2 b's, 3 neutral; stamp: the layer that reached it.
+    # Each side's cells in the order reached: ``seen_a[:ka]`` (some turned neutral).
+    owner = np.zeros(size, np.uint8)
+    stamp = np.zeros(size, np.int32)
+    seen_a = np.empty(size + 1, np.int32)
+    seen_b = np.empty(size + 1, np.int32)
+    seen_a[0] = a
+    seen_b[0] = b
+    start_a, end_a, ka = 0, 1, 1
+    start_b, end_b, kb = 0, 1, 1
+    layer = 0
+    neutral = 0
+    while start_a < end_a or start_b < end_b:
+        layer += 1
+        for j in range(start_a, end_a):
+            v = seen_a[j]
+            if owner[v] == 3:
+                continue
+            for i in range(width):
+                w = nbrs[v, i]
+                if w < 0:
+                    break
+                if free[w] and owner[w] == 0:
+                    owner[w] = 1
+                    stamp[w] = layer
+                    seen_a[ka] = w
+                    ka += 1
+        for j in range(start_b, end_b):
+            v = seen_b[j]
+            for i in range(width):
+                w = nbrs[v, i]
+                if w < 0:
+                    break
+                if free[w]:
+                    if owner[w] == 0:
+                        owner[w] = 2
+                        stamp[w] = layer
+                        seen_b[kb] = w
+                        kb += 1
+                    elif owner[w] == 1 and stamp[w] == layer:
+                        owner[w] = 3
+                        neutral += 1
+        start_a, end_a = end_a, ka
+        start_b, end_b = end_b, kb
+    sa = ka - 1 - neutral
+    sb = kb - 1
+    if neutral == 0:
+        # separated unless a cell of a's side (head included) touches one of b's
+        touching = False
+        for j in range(ka):
+            c = seen_a[j]
+            for i in range(width):
+                w = nbrs[c, i]
+                if w < 0:
+                    break
+                if owner[w] == 2 or w == b:
+                    touching = True
+                    break
+            if touching:
+                break
+        if not touching:
+            ta = _marked(owner, 1, size)
+            tb = _marked(owner, 2, size)
+            if chambers and sa <= fill_cells:
+                fa_ = _chamber(nbrs, ta, a, black, parity)
+            else:
+                fa_ = _parity(ta, a, black, parity)
+            if chambers and sb <= fill_cells:
+                fb_ = _chamber(nbrs, tb, b, black, parity)
+            else:
+                fb_ = _parity(tb, b, black, parity)
+            return int(separated * (fa_ - fb_))
+    if chambers and nfree <= chamber_cells:
+        ta = _marked(owner, 1, size)
+        tb = _marked(owner, 2, size)
+        value = _chamber(nbrs, ta, a, black, parity) - _chamber(nbrs, tb, b, black, parity)
+    else:
+        value = sa - sb
+    if edge_weight:
+        room = free
+        room[a] = 1
+        room[b] = 1
+        mw = moves.shape[1] - 1
+        ea = 0
+        for j in range(1, ka):
+            c = seen_a[j]
+            if owner[c] == 1:
+                for i in range(mw):
+                    w = moves[c, i]
+                    if w < 0:
+                        break
+                    ea += room[w]
+        eb = 0
+        for j in range(1, kb):
+            c = seen_b[j]
+            for i in range(mw):
+                w = moves[c, i]
+                if w < 0:
+                    break
+                eb += room[w]
+        value += edge_weight * (ea - eb)
+    return value
+
+
+def _table(neighbours: Sequence[Sequence[int]]) -> np.ndarray:
+    """A neighbour table as an array, each row padded with -1."""
     width = max((len(nb) for nb in neighbours), default=1) or 1
-    table = np.full((size, width), -1, np.int32)
+    table = np.full((len(neighbours), width), -1, np.int32)
     for c, nb in enumerate(neighbours):
         table[c, : len(nb)] = nb
-    nbytes = 8 * ((size + 63) // 64)
-    frombuffer = np.frombuffer
-    uint64 = np.uint64
-    parity = black is not None
-    black_words = frombuffer((black or 0).to_bytes(nbytes, "little"), dtype=uint64)
+    return table
 
-    def bound(head: int, free: int) -> int:
-        words = frombuffer(free.to_bytes(nbytes, "little"), dtype=uint64)
-        return int(_fill_bound(table, words, head, black_words, parity))
 
-    return bound
+def _cells(bits: int | None, size: int) -> np.ndarray:
+    """A bitboard as one byte per cell (all zero for ``None``)."""
+    out = np.zeros(size, np.uint8)
+    for c in range(size):
+        if bits is not None and (bits >> c) & 1:
+            out[c] = 1
+    return out
+
+
+def evaluator_for(
+    neighbours: Sequence[Sequence[int]],
+    moves: Sequence[Sequence[int]],
+    size: int,
+    black: int | None,
+    chambers: bool,
+    chamber_cells: int,
+    fill_cells: int,
+    edge_weight: int,
+    separated: int,
+) -> Callable[[int, int, int], int]:
+    """``evaluate(a, b, occ)`` on one board with one search's options: the tables are
+    made once, and a call passes only the position (each argument of a compiled call
+    costs a fraction of a microsecond to check)."""
+    table = _table(neighbours)
+    colours = _cells(black, size).astype(np.int32)
+    move_table = np.ascontiguousarray(np.column_stack((_table(moves), colours)))
+    params = np.array(
+        [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated],
+        np.int64,
+    )
+    nbytes = (size + 7) // 8
+    compiled = _evaluate
+
+    def evaluate(a: int, b: int, occ: int) -> int:
+        return int(compiled(table, move_table, params, occ.to_bytes(nbytes, "little"), a, b))
+
+    return evaluate

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import parity_bound
-from lightcycle.bots.search.native import chamber_bound
+from lightcycle.bots.search.chambers import fill_bound, parity_bound
 
 WIN = 1_000_000
 """The value of a won position (minus the plies it takes, so quicker wins are better)."""
@@ -125,13 +125,23 @@ class SearchOptions:
 class DuelSearch:
     """Alpha-beta search of one board; keep one per game so the table carries over."""
 
-    def __init__(self, kernel: Kernel, options: SearchOptions | None = None) -> None:
+    def __init__(
+        self, kernel: Kernel, options: SearchOptions | None = None, compiled: bool = True
+    ) -> None:
+        """Args:
+        kernel: the board's kernel.
+        options: the search's knobs (default `SearchOptions()`).
+        compiled: evaluate with the compiled copy of `evaluate` where the ``fast`` extra
+            is installed (`native`: the same values, several times faster); false keeps
+            the pure-Python one.
+        """
         self.kernel = kernel
         self.options = options or SearchOptions()
         self.table: dict[int, int] = {}
         self.nodes = 0
-        # `chambers.fill_bound`, compiled where the fast extra is installed (same values)
-        self.fill_bound = chamber_bound(kernel)
+        fast = native.evaluator(kernel, self.options, SEPARATED) if compiled else None
+        if fast is not None:
+            self.evaluate = fast  # type: ignore[method-assign,assignment]
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, a: int, b: int, occ: int) -> int:
@@ -144,8 +154,7 @@ class DuelSearch:
             return SEPARATED * (self._fill(a, ta) - self._fill(b, tb))
         opts = self.options
         if opts.chambers and free.bit_count() <= opts.chamber_cells:
-            bound = self.fill_bound
-            value = bound(a, ta) - bound(b, tb)
+            value = fill_bound(k, a, ta) - fill_bound(k, b, tb)
         else:
             value = ta.bit_count() - tb.bit_count()
         if opts.edge_weight:
@@ -156,7 +165,7 @@ class DuelSearch:
     def _fill(self, head: int, region: int) -> int:
         opts = self.options
         if opts.chambers and region.bit_count() <= opts.fill_cells:
-            return self.fill_bound(head, region)
+            return fill_bound(self.kernel, head, region)
         return parity_bound(self.kernel, head, region)
 
     def separated(self, a: int, b: int, occ: int) -> bool:

@@ -1,46 +1,50 @@
-"""The chamber bound in machine code, when the optional ``fast`` extra is installed.
+"""The duel evaluation in machine code, when the optional ``fast`` extra is installed.
 
-`chambers.fill_bound` is a depth-first pass over every cell of a territory. On a tight
-board the search's evaluation calls it twice a leaf, and in pure Python it is then nine
-tenths of the search's time (about 0.2 ms a call on a 15x15 room): the ply or two that
-separates strong from the best programs of the 2010 contest on small maps. Compiled with
-numba (``pip install 'lightcycle[fast]'``) the same pass takes a few microseconds.
+`DuelSearch.evaluate` is what the search spends its time in: a Voronoi split of the
+board, and on tight boards a depth-first pass over each territory (the chamber bound).
+In pure Python that is about 25 microseconds a leaf on an open 30x30 board and 200 on a
+tight 15x15 room, where the chamber bound is nine tenths of the search's time: the plies
+that separate strong from the best programs of the 2010 contest on small maps. Compiled
+with numba (``pip install 'lightcycle[fast]'``) the same evaluation takes a few
+microseconds.
 
 The issue allows a compiled kernel only as an extra with a pure-Python fallback that
-plays the same moves for the same node budget. So this is the very algorithm of
-`chambers.fill_bound` (the same neighbour order, the same blocks, the same sums): its
-value is equal on every input (tests/bots/search/test_native.py checks thousands of
-regions), and a search with either makes the same moves. Pure Python stays the default
+plays the same moves for the same node budget. So `_native_kernels` is the very
+algorithm of the pure evaluation (the same Voronoi layers, the same blocks, the same
+sums): its value is equal on every position (tests/bots/search/test_native.py checks
+thousands), and a search with either makes the same moves. Pure Python stays the default
 install; set ``LIGHTCYCLE_NATIVE=0`` to use it even where numba is installed.
 
-Numba compiles on first import (about a second) and caches the machine code next to this
-file or in its user cache, so later processes load it in a few hundred milliseconds. The
-searching bots import this module when they are made, which is before any game's clock
-starts.
+Numba compiles on first import (a few seconds) and caches the machine code next to the
+kernels or in its user cache, so later processes load it in about a second. The
+searching bots ask for it when they are made, which is before any game's clock starts.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from functools import lru_cache, partial
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import fill_bound
+from lightcycle.core.topology import GridTopology
 
-Bound = Callable[[int, int], int]
-"""``bound(head, free)``: `chambers.fill_bound` on one kernel, with parity."""
+if TYPE_CHECKING:
+    from lightcycle.bots.search.duel import SearchOptions
 
-_compiled: Any = None
+Evaluate = Callable[[int, int, int], int]
+"""``evaluate(a, b, occ)``: `DuelSearch.evaluate` on one board with one search's options."""
+
+_kernels: ModuleType | None = None
 _why_not: str | None = None
 
 
-def _compile() -> Any:
-    """The compiled pass, or ``None`` (the reason in ``_why_not``)."""
-    global _compiled, _why_not
-    if _compiled is not None or _why_not is not None:
-        return _compiled
+def _load() -> ModuleType | None:
+    """The compiled kernels, or ``None`` (the reason in ``_why_not``)."""
+    global _kernels, _why_not
+    if _kernels is not None or _why_not is not None:
+        return _kernels
     if os.environ.get("LIGHTCYCLE_NATIVE", "1") == "0":
         _why_not = "LIGHTCYCLE_NATIVE=0"
         return None
@@ -50,33 +54,55 @@ def _compile() -> Any:
         _why_not = f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
         return None
     except Exception as exc:  # a platform numba cannot compile for: stay pure
-        _why_not = f"numba could not compile the kernel: {exc}"
+        _why_not = f"numba could not compile the kernels: {exc}"
         return None
-    _compiled = _native_kernels
-    return _compiled
+    _kernels = _native_kernels
+    return _kernels
 
 
 def available() -> bool:
-    """Whether the compiled chamber bound is in use in this process."""
-    return _compile() is not None
+    """Whether the compiled evaluation is in use in this process."""
+    return _load() is not None
 
 
 def why_not() -> str | None:
-    """Why the compiled bound is not in use (``None`` when it is)."""
-    _compile()
+    """Why the compiled evaluation is not in use (``None`` when it is)."""
+    _load()
     return _why_not
 
 
-def chamber_bound(kernel: Kernel) -> Bound:
-    """`chambers.fill_bound` for ``kernel`` (with parity): compiled when numba is
-    installed and allowed, else the pure-Python function itself."""
-    if _compile() is None:
-        return partial(fill_bound, kernel)
-    return _native_bound(kernel)
+def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluate | None:
+    """The compiled `DuelSearch.evaluate` for ``kernel`` and ``options`` (``separated``:
+    the weight of a separated position's fill difference), or ``None`` without numba."""
+    kernels = _load()
+    if kernels is None:
+        return None
+    evaluate: Evaluate = kernels.evaluator_for(
+        kernel.neighbours,
+        _edge_moves(kernel),
+        kernel.size,
+        kernel.black,
+        options.chambers,
+        options.chamber_cells,
+        options.fill_cells,
+        options.edge_weight,
+        separated,
+    )
+    return evaluate
 
 
-@lru_cache(maxsize=16)
-def _native_bound(kernel: Kernel) -> Bound:
-    """The compiled bound with ``kernel``'s tables made once (a game's boards share one)."""
-    bound: Bound = _compiled.bound_for(kernel.neighbours, kernel.size, kernel.black)
-    return bound
+def _edge_moves(kernel: Kernel) -> list[list[int]]:
+    """The moves `Kernel.edges` counts from each cell: a graph's distinct neighbours, a
+    grid's four directions (on a torus 1 or 2 cells wide, two of them reach the same
+    cell, or the cell itself, and count twice, where the neighbour table lists it once)."""
+    topology = kernel.topology
+    if not isinstance(topology, GridTopology):
+        return [sorted(set(nb)) for nb in kernel.neighbours]
+    if not topology.wrap:
+        return [list(nb) for nb in kernel.neighbours]
+    w, h = topology.width, topology.height
+    return [
+        [(x + 1) % w + y * w, (x - 1) % w + y * w, x + (y + 1) % h * w, x + (y - 1) % h * w]
+        for y in range(h)
+        for x in range(w)
+    ]
