@@ -53,6 +53,7 @@ import time
 from dataclasses import dataclass
 
 from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
 from lightcycle.bots.search.endgame import solve_fill
@@ -282,6 +283,9 @@ class MultiStrong(Bot):
     name = "Strong"
 
     def __init__(self) -> None:
+        # Load (or compile) the endgame's optional compiled bounds now, before any
+        # game's clock starts (numba's first import takes about a second).
+        native.available()
         self._rng = random.Random(0)
         self._plans: dict[int, _Plan] = {}
         self._times: list[float] = []

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -36,8 +37,16 @@ if TYPE_CHECKING:
 Evaluate = Callable[[int, int, int], int]
 """``evaluate(a, b, occ)``: `DuelSearch.evaluate` on one board with one search's options."""
 
+ChainBound = Callable[[int, int], int]
+"""``bound(head, free)``: `endgame._chain_bound` on one board."""
+
+ForcedBound = Callable[[int, int, int, int, Callable[[], bool] | None], int]
+"""``bound(head, region, bound, floor, out_of_time)``: `chambers.forced_bound` on one
+board."""
+
 _kernels: ModuleType | None = None
 _why_not: str | None = None
+_endgame: ModuleType | None = None
 
 
 def _load() -> ModuleType | None:
@@ -57,7 +66,20 @@ def _load() -> ModuleType | None:
         _why_not = f"numba could not compile the kernels: {exc}"
         return None
     _kernels = _native_kernels
+    _load_endgame()
     return _kernels
+
+
+def _load_endgame() -> None:
+    """Load (or compile) the endgame solver's kernels with the evaluation's, so that the
+    bots, which ask for `available` when they are made, never compile in a timed move.
+    Where they cannot be compiled the solver stays pure (`chain_bound_for` is ``None``)."""
+    global _endgame
+    try:
+        from lightcycle.bots.search import _native_endgame
+    except Exception:  # a platform numba cannot compile for: stay pure
+        return
+    _endgame = _native_endgame
 
 
 def available() -> bool:
@@ -106,3 +128,28 @@ def _edge_moves(kernel: Kernel) -> list[list[int]]:
         for y in range(h)
         for x in range(w)
     ]
+
+
+@lru_cache(maxsize=16)
+def chain_bound_for(kernel: Kernel) -> ChainBound | None:
+    """The compiled `endgame._chain_bound` on ``kernel`` (the same value on every
+    region, several times faster), or ``None`` without numba."""
+    if _load() is None or _endgame is None:
+        return None
+    bound: ChainBound = _endgame.chain_bound_for(kernel.neighbours, kernel.size, kernel.black)
+    return bound
+
+
+@lru_cache(maxsize=16)
+def forced_bound_for(kernel: Kernel) -> ForcedBound | None:
+    """`chambers.forced_bound` on ``kernel`` with its refutations compiled (the same
+    value on every region), or ``None`` without numba or where it has nothing to refute
+    (graphs, boards without a checkerboard: the pure one returns at once)."""
+    if _load() is None or _endgame is None:
+        return None
+    if kernel.black is None or not isinstance(kernel.topology, GridTopology):
+        return None
+    bound: ForcedBound = _endgame.forced_bound_for(
+        kernel.neighbours, _edge_moves(kernel), kernel.black
+    )
+    return bound
