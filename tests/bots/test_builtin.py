@@ -294,7 +294,8 @@ def test_unknown_bot_names_close_matches() -> None:
         ("builtin:strong:nodes=-5", "nodes must be above 0, got -5"),
         ("builtin:medium:depth=0", "depth must be above 0, got 0"),
         ("builtin:strong:move_time=fast", "move_time must be float, got 'fast'"),
-        ("builtin:strong:nodez=10", "Strong accepts: nodes, depth, move_time"),
+        ("builtin:strong:nodez=10", "Strong accepts: nodes, depth, move_time, contempt"),
+        ("builtin:strong:contempt=-5", "contempt must be 0 or more, got -5"),
     ],
 )
 def test_bad_settings_are_refused_before_a_game(spec: str, message: str) -> None:

@@ -12,6 +12,7 @@ from lightcycle.bots import ladder
 from lightcycle.bots.ladder import Medium, Strong, no_collection
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions
+from lightcycle.core.topology import Heading
 from tests.bots.search.positions import Position, read_positions
 
 
@@ -81,6 +82,20 @@ def test_contempt_avoids_a_head_on_crash_it_does_not_need() -> None:
         )
         res = DuelSearch(k, opts).search(a, b, occ)
         assert (res.move in _shared(view)) is crash
+
+
+def test_strongs_contempt_setting_avoids_the_crash() -> None:
+    # strong's evaluation prices the moves out of the shared cells about 100 below even
+    # here: at contempt 0 it takes the draw, at 200 it keeps clear
+    view = FACING.view()
+    cells = {}
+    for contempt in (0, 200):
+        bot = Strong(nodes=5000, contempt=contempt)
+        assert bot.options.draw == -contempt
+        heading = Heading.parse(bot.move(FACING.view()))
+        cells[contempt] = view.topology.move(view.me.head, heading)
+    assert cells[0] in _shared(view) and cells[200] not in _shared(view)
+    assert Strong.options.draw == 0  # the class's options are left alone
 
 
 def test_contempt_still_takes_the_draw_when_everything_else_loses() -> None:
