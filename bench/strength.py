@@ -163,7 +163,9 @@ def bench_native(positions: int, seed: int) -> dict[str, float]:
     return out
 
 
-def _regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:
+def endgame_regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:
+    """The endgame bench's rooms: 40-100 cells carved from a seeded 14x14 board, each
+    with its head (tests/bots/search/test_native_endgame.py solves them too)."""
     rng = random.Random(seed)
     k = Kernel(GridTopology(14, 14))
     out: list[tuple[Kernel, int, int]] = []
@@ -187,7 +189,7 @@ def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, fl
     times: list[float] = []
     gaps: list[int] = []
     sizes: list[int] = []
-    for k, head, region in _regions(regions, seed):
+    for k, head, region in endgame_regions(regions, seed):
         deadline = time.perf_counter() + prove_seconds
         ref = solve_fill(k, head, region, out_of_time=lambda d=deadline: time.perf_counter() > d)
         if not ref.proven:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from bench.strength import endgame_regions
 
 from lightcycle.bots.ladder import Strong
 from lightcycle.bots.search import native
@@ -43,25 +44,6 @@ def _regions(rng: random.Random, k: Kernel, count: int) -> list[tuple[int, int]]
         free &= ~(1 << head)
         region = free if rng.random() < 0.15 else k.flood(1 << head, free) & ~(1 << head)
         out.append((head, region))
-    return out
-
-
-def _bench_regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:
-    """The endgame bench's rooms (`bench/strength.py`'s ``_regions``)."""
-    rng = random.Random(seed)
-    k = Kernel(GridTopology(14, 14))
-    out: list[tuple[Kernel, int, int]] = []
-    while len(out) < count:
-        free = sum(1 << c for c in range(196) if rng.random() < rng.choice((0.8, 0.9, 0.97)))
-        head = rng.randrange(196)
-        free &= ~(1 << head)
-        cells: list[int] = []
-        for layer in k.layers(1 << head, free):
-            cells += k.cells(layer)
-        size = rng.randint(40, 100)
-        region = k.flood(1 << head, sum(1 << c for c in cells[:size]))
-        if region.bit_count() >= 40:
-            out.append((k, head, region))
     return out
 
 
@@ -147,7 +129,7 @@ def test_the_compiled_bounds_equal_the_pure_ones_on_the_bench_rooms() -> None:
     rng = random.Random(11)
     refuted = 0
     for seed in (1, 2):
-        for k, head, region in _bench_regions(30, seed):
+        for k, head, region in endgame_regions(30, seed):
             positions = [(head, region), *_sub_regions(rng, k, head, region, 12)]
             _check_chain(k, positions)
             refuted += _check_forced(k, positions[:4])
@@ -156,7 +138,7 @@ def test_the_compiled_bounds_equal_the_pure_ones_on_the_bench_rooms() -> None:
 
 @pytest.mark.parametrize("seed", [1, 6, 10])
 def test_solve_fill_gives_the_same_fill_with_either_bounds(seed: int) -> None:
-    for k, head, region in _bench_regions(30, seed):
+    for k, head, region in endgame_regions(30, seed):
         fast = solve_fill(k, head, region, node_limit=600)
         pure = solve_fill(k, head, region, node_limit=600, compiled=False)
         assert fast == pure, (seed, head, region)

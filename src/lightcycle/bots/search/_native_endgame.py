@@ -270,6 +270,21 @@ def _drop(
     return queue
 
 
+@njit(types.boolean(_TABLE, types.int64, _BYTES, types.int64, types.int64), cache=True, nogil=True)
+def _live(table: np.ndarray, head: int, cells: bytes, xc: int, c: int) -> bool:
+    """Whether the region's cell ``c`` is live: a cell of colour ``xc`` always is; one
+    of the other colour only if it is not a dead end (it has two neighbours or more in
+    the region or at the head, counted as `Kernel.edges` counts them)."""
+    if table[c, 8] == xc:
+        return True
+    k = 0
+    for j in range(4, 8):
+        e = table[c, j]
+        if e >= 0 and (e == head or (cells[e >> 3] >> (e & 7)) & 1):
+            k += 1
+    return k >= 2
+
+
 @njit(types.boolean(_TABLE, types.int64, _BYTES, types.int64), cache=True, nogil=True)
 def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     """`chambers.forced_refutes` of the region set in ``cells`` (a bitboard,
@@ -289,17 +304,8 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     avail0 = 0
     avail1 = 0
     for c in range(n):
-        if (cells[c >> 3] >> (c & 7)) & 1:
-            col = table[c, 8]
-            if col != xc:
-                k = 0
-                for j in range(4, 8):
-                    e = table[c, j]
-                    if e >= 0 and (e == head or (cells[e >> 3] >> (e & 7)) & 1):
-                        k += 1
-                if k < 2:
-                    continue
-            if col:
+        if (cells[c >> 3] >> (c & 7)) & 1 and _live(table, head, cells, xc, c):
+            if table[c, 8]:
                 avail1 += 1
             else:
                 avail0 += 1
@@ -314,16 +320,7 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     for c in range(n):
         if (cells[c >> 3] >> (c & 7)) & 1:
             region[c] = True
-            col = table[c, 8]
-            if col != xc:
-                k = 0
-                for j in range(4, 8):
-                    e = table[c, j]
-                    if e >= 0 and (e == head or (cells[e >> 3] >> (e & 7)) & 1):
-                        k += 1
-                if k < 2:
-                    continue
-            live[c] = True
+            live[c] = _live(table, head, cells, xc, c)
     on = np.zeros(n + 1, np.bool_)
     one = np.zeros(n + 1, np.bool_)
     one[head] = True
