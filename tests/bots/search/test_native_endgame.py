@@ -79,7 +79,7 @@ def _check_forced(k: Kernel, positions: list[tuple[int, int]]) -> int:
     lengths were refuted."""
     from lightcycle.bots.search import _native_endgame
 
-    fast = native.forced_bound_for(k)
+    fast = native.forced_refutes_for(k)
     if k.black is None or not isinstance(k.topology, GridTopology):
         assert fast is None  # nothing to refute: the pure one returns at once
         return 0
@@ -99,7 +99,8 @@ def _check_forced(k: Kernel, positions: list[tuple[int, int]]) -> int:
             )
             refuted += want
         floor = top // 3
-        assert fast(head, region, top, floor, None) == forced_bound(k, head, region, top, floor)
+        got = forced_bound(k, head, region, top, floor, refutes=fast)
+        assert got == forced_bound(k, head, region, top, floor)
     return refuted
 
 
@@ -170,4 +171,4 @@ def test_strong_loads_the_compiled_endgame_when_made() -> None:
     assert native._endgame is not None
     k = Kernel(GridTopology(5, 5))
     assert native.chain_bound_for(k) is not None
-    assert native.forced_bound_for(k) is not None
+    assert native.forced_refutes_for(k) is not None

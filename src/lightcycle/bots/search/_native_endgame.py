@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit, types
 
-from lightcycle.bots.search._native_kernels import _table
+from lightcycle.bots.search._native_kernels import _cells, _table
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
@@ -139,9 +139,7 @@ def chain_bound_for(
     once, and a call passes only the position (each argument of a compiled call costs a
     fraction of a microsecond to check)."""
     table = _table(neighbours)
-    colours = np.full((size, 1), -1, np.int32)
-    if black is not None:
-        colours[:, 0] = np.frombuffer(format(black, f"0{size}b")[::-1].encode(), np.uint8) - 48
+    colours = _cells(black, size).astype(np.int32) if black is not None else np.full(size, -1)
     full = np.ascontiguousarray(np.column_stack((table, colours)).astype(np.int32))
     nbytes = (size + 7) // 8
     compiled = _chain
@@ -501,7 +499,7 @@ def forced_table(
     """`_refutes`' table of a grid (``directions``: each cell's four moves as
     `Kernel.edges` counts them)."""
     size = len(neighbours)
-    colours = format(black, f"0{size}b")[::-1]
+    colours = _cells(black, size)
     flat: list[int] = []
     for c in range(size):
         simple = sorted(set(neighbours[c]) - {c})
@@ -515,25 +513,16 @@ def forced_table(
     return table
 
 
-def forced_bound_for(
+def refutes_for(
     neighbours: Sequence[Sequence[int]], directions: Sequence[Sequence[int]], black: int
-) -> Callable[[int, int, int, int, Callable[[], bool] | None], int]:
-    """``bound(head, region, bound, floor, out_of_time)``: `chambers.forced_bound` on one
-    grid, its refutations compiled."""
+) -> Callable[[int, int, int], bool]:
+    """``refutes(head, region, length)``: `chambers.forced_refutes` on one grid,
+    compiled."""
     table = forced_table(neighbours, directions, black)
     nbytes = (len(neighbours) + 7) // 8
-    refutes = _refutes
+    compiled = _refutes
 
-    def forced(
-        head: int, region: int, bound: int, floor: int, out_of_time: Callable[[], bool] | None
-    ) -> int:
-        if bound <= floor:
-            return bound
-        cells = region.to_bytes(nbytes, "little")
-        while bound > floor and refutes(table, head, cells, bound):
-            bound -= 1
-            if out_of_time is not None and bound > floor and out_of_time():
-                break
-        return bound
+    def refutes(head: int, region: int, length: int) -> bool:
+        return bool(compiled(table, head, region.to_bytes(nbytes, "little"), length))
 
-    return forced
+    return refutes

@@ -17,7 +17,7 @@ evaluation calls the usable part of a territory.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.core.topology import GridTopology
@@ -216,6 +216,7 @@ def forced_bound(
     bound: int,
     floor: int,
     out_of_time: Callable[[], bool] | None = None,
+    refutes: Callable[[int, int, int], bool] | None = None,
 ) -> int:
     """Lower ``bound`` (an upper bound on the moves from ``head`` through ``region``)
     while `forced_refutes` refutes a path of exactly ``bound`` moves, but not below
@@ -224,8 +225,12 @@ def forced_bound(
 
     ``out_of_time`` is polled before each refutation after the first (each can cost a
     millisecond on a big region, and the loop can run many times at the root); when it
-    says stop, the bound reached so far is returned, which is still an upper bound."""
-    while bound > floor and forced_refutes(kernel, head, region, bound):
+    says stop, the bound reached so far is returned, which is still an upper bound.
+    ``refutes(head, region, length)`` replaces `forced_refutes` on ``kernel`` (its
+    compiled copy, `native.forced_refutes_for`)."""
+    if refutes is None:
+        refutes = partial(forced_refutes, kernel)
+    while bound > floor and refutes(head, region, bound):
         bound -= 1
         if out_of_time is not None and bound > floor and out_of_time():
             break

@@ -199,7 +199,7 @@ def solve_fill(
         incumbent: a valid path to beat (e.g. last turn's plan, shortened by one).
         compiled: compute the chamber and forced-edge bounds with their compiled copies
             where the ``fast`` extra is installed (`native.chain_bound_for` and
-            `native.forced_bound_for`: the same values, so the same search, about twice
+            `native.forced_refutes_for`: the same values, so the same search, about twice
             as many nodes a second); false keeps the pure-Python ones.
 
     Returns:
@@ -210,8 +210,8 @@ def solve_fill(
     ncells = kernel.size
     fast = native.chain_bound_for(kernel) if compiled else None
     chain_of = fast if fast is not None else partial(_chain_bound, nbrs, colour, ncells)
-    fast_forced = native.forced_bound_for(kernel) if compiled else None
-    forced_of = fast_forced if fast_forced is not None else partial(forced_bound, kernel)
+    refutes = native.forced_refutes_for(kernel) if compiled else None
+    forced_of = partial(forced_bound, kernel, refutes=refutes)
     region = kernel.flood(1 << head, free)
     root_bound = min(parity_bound(kernel, head, region), chain_of(head, region))
     best = greedy_fill(kernel, head, region, out_of_time)

@@ -40,9 +40,8 @@ Evaluate = Callable[[int, int, int], int]
 ChainBound = Callable[[int, int], int]
 """``bound(head, free)``: `endgame._chain_bound` on one board."""
 
-ForcedBound = Callable[[int, int, int, int, Callable[[], bool] | None], int]
-"""``bound(head, region, bound, floor, out_of_time)``: `chambers.forced_bound` on one
-board."""
+Refutes = Callable[[int, int, int], bool]
+"""``refutes(head, region, length)``: `chambers.forced_refutes` on one board."""
 
 _kernels: ModuleType | None = None
 _why_not: str | None = None
@@ -141,15 +140,14 @@ def chain_bound_for(kernel: Kernel) -> ChainBound | None:
 
 
 @lru_cache(maxsize=16)
-def forced_bound_for(kernel: Kernel) -> ForcedBound | None:
-    """`chambers.forced_bound` on ``kernel`` with its refutations compiled (the same
-    value on every region), or ``None`` without numba or where it has nothing to refute
-    (graphs, boards without a checkerboard: the pure one returns at once)."""
+def forced_refutes_for(kernel: Kernel) -> Refutes | None:
+    """The compiled `chambers.forced_refutes` on ``kernel`` (the same answer on every
+    region), for `chambers.forced_bound`'s ``refutes``; or ``None`` without numba or
+    where it has nothing to refute (graphs, boards without a checkerboard: the pure one
+    returns at once)."""
     if _load() is None or _endgame is None:
         return None
     if kernel.black is None or not isinstance(kernel.topology, GridTopology):
         return None
-    bound: ForcedBound = _endgame.forced_bound_for(
-        kernel.neighbours, _edge_moves(kernel), kernel.black
-    )
-    return bound
+    refutes: Refutes = _endgame.refutes_for(kernel.neighbours, _edge_moves(kernel), kernel.black)
+    return refutes
