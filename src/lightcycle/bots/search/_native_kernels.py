@@ -14,9 +14,10 @@ from numba import njit, types
 
 _TABLE = types.int32[:, ::1]
 _CELLS = types.uint8[::1]
+_COLOURS = types.int64[::1]
 
 
-@njit(types.int64(_TABLE, _CELLS, types.int64, _CELLS, types.boolean), cache=True, nogil=True)
+@njit(types.int64(_TABLE, _CELLS, types.int64, _COLOURS, types.boolean), cache=True, nogil=True)
 def _chamber(
     nbrs: np.ndarray, inside: np.ndarray, head: int, black: np.ndarray, parity: bool
 ) -> int:
@@ -102,7 +103,7 @@ def _marked(owner: np.ndarray, who: int, size: int) -> np.ndarray:
     return out
 
 
-@njit(types.int64(_CELLS, types.int64, _CELLS, types.boolean), cache=True, nogil=True)
+@njit(types.int64(_CELLS, types.int64, _COLOURS, types.boolean), cache=True, nogil=True)
 def _parity(region: np.ndarray, head: int, black: np.ndarray, parity: bool) -> int:
     """`chambers.parity_bound` of the cells marked in ``region``."""
     size = 0
@@ -133,9 +134,9 @@ def _evaluate(
     distance is neutral and stops both), then the separated value, or the chamber bounds
     or cell counts, plus the edge weight per move inside each territory.
 
-    ``moves`` is the neighbour table as `Kernel.edges` counts it, its last column each
-    cell's checkerboard colour; ``params`` are the search's options (see
-    `evaluator_for`); ``occ`` is the blocked cells' bitboard, little-endian bytes.
+    ``moves`` is the neighbour table as `Kernel.edges` counts it; ``params`` are the
+    search's options (see `evaluator_for`) followed by each cell's checkerboard colour;
+    ``occ`` is the blocked cells' bitboard, little-endian bytes.
     """
     parity = params[0] != 0
     chambers = params[1] != 0
@@ -143,7 +144,7 @@ def _evaluate(
     fill_cells = params[3]
     edge_weight = params[4]
     separated = params[5]
-    black = moves[:, moves.shape[1] - 1].astype(np.uint8)
+    black = params[6:]
     size = nbrs.shape[0]
     width = nbrs.shape[1]
     free = np.empty(size, np.uint8)
@@ -234,7 +235,7 @@ def _evaluate(
         room = free
         room[a] = 1
         room[b] = 1
-        mw = moves.shape[1] - 1
+        mw = moves.shape[1]
         ea = 0
         for j in range(1, ka):
             c = seen_a[j]
@@ -289,12 +290,9 @@ def evaluator_for(
     made once, and a call passes only the position (each argument of a compiled call
     costs a fraction of a microsecond to check)."""
     table = _table(neighbours)
-    colours = _cells(black, size).astype(np.int32)
-    move_table = np.ascontiguousarray(np.column_stack((_table(moves), colours)))
-    params = np.array(
-        [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated],
-        np.int64,
-    )
+    move_table = _table(moves)
+    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
+    params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))
     nbytes = (size + 7) // 8
     compiled = _evaluate
 
