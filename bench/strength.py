@@ -265,7 +265,14 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--regions", type=int, default=40)
     e.add_argument("--seed", type=int, default=1)
     e.add_argument("--prove-seconds", type=float, default=20.0)
-    nat = sub.add_parser("native")
+    nat = sub.add_parser(
+        "native",
+        help="compiled evaluation (the fast extra) against pure Python",
+        description="The compiled evaluation against the pure one, same run: search time "
+        "for 2,000 nodes (identical results required) and plies in 100 ms, on open 30x30 "
+        "and tight 15x15 boards. Needs numba (pip install 'lightcycle[fast]'). "
+        "Example: python bench/strength.py native --positions 20",
+    )
     nat.add_argument("--positions", type=int, default=30)
     nat.add_argument("--seed", type=int, default=1)
     lad = sub.add_parser("ladder")
