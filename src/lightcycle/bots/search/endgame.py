@@ -125,7 +125,11 @@ class Fill:
 
 
 def greedy_fill(
-    kernel: Kernel, head: int, free: int, out_of_time: Callable[[], bool] | None = None
+    kernel: Kernel,
+    head: int,
+    free: int,
+    out_of_time: Callable[[], bool] | None = None,
+    compiled: bool = True,
 ) -> list[int]:
     """A greedy wall-hugging fill: never enter a smaller region than needed, and of the
     moves into the largest region take the one with the fewest free neighbours (the
@@ -133,7 +137,12 @@ def greedy_fill(
 
     With ``out_of_time`` it may stop early and return the path so far: on a huge region
     the whole fill costs more than a move's time, and only its first step is played.
+    ``compiled``: where the ``fast`` extra is installed, its compiled copy
+    (`native.fill_for`: the same path, polled every few dozen moves) fills instead.
     """
+    fast = native.fill_for(kernel) if compiled else None
+    if fast is not None:
+        return fast.greedy(head, free, out_of_time)
     nbrs = kernel.neighbours
     flood = kernel.flood
     around, links = _links(kernel)
@@ -195,10 +204,12 @@ def solve_fill(
         out_of_time: polled at every node and before each chamber or forced bound (one
             can cost milliseconds on a big region).
         incumbent: a valid path to beat (e.g. last turn's plan, shortened by one).
-        compiled: compute the chamber and forced-edge bounds with their compiled copies
-            where the ``fast`` extra is installed (`native.chain_bound_for` and
-            `native.forced_refutes_for`: the same values, so the same search, about twice
-            as many nodes a second); false keeps the pure-Python ones.
+        compiled: compute the chamber and forced-edge bounds, the moves with their
+            dead-end bounds, and the greedy fills with their compiled copies where the
+            ``fast`` extra is installed (`native.chain_bound_for`,
+            `native.forced_refutes_for`, `native.fill_for`: the same values, so the same
+            search, three times as many nodes a second); false keeps the pure-Python
+            ones.
 
     Returns:
         The best path found, the root bound, and whether it is proven optimal.
@@ -210,9 +221,10 @@ def solve_fill(
     chain_of = fast if fast is not None else partial(_chain_bound, nbrs, colour, ncells)
     refutes = native.forced_refutes_for(kernel) if compiled else None
     forced_of = partial(forced_bound, kernel, refutes=refutes)
+    fill = native.fill_for(kernel) if compiled else None
     region = kernel.flood(1 << head, free)
     root_bound = min(parity_bound(kernel, head, region), chain_of(head, region))
-    best = greedy_fill(kernel, head, region, out_of_time)
+    best = greedy_fill(kernel, head, region, out_of_time, compiled)
     if out_of_time is not None and out_of_time():
         if incumbent and len(incumbent) > len(best) and _valid(kernel, head, region, incumbent):
             best = list(incumbent)
@@ -231,6 +243,15 @@ def solve_fill(
     best_len = len(best)
     flood = kernel.flood
     around, links = _links(kernel)
+
+    def pure_steps(cur: int, reach: int) -> list[tuple[int, int, int]]:
+        """Each move into ``reach``, its region, and 1 plus its dead-end bound."""
+        return [
+            (d, sub, 1 + dead_end_bound(kernel, d, sub))
+            for d, sub in _steps(flood, nbrs[cur], around[cur], links[cur], reach)
+        ]
+
+    steps_of = fill.steps if fill is not None else pure_steps
     found = False  # a longer path since the last `polish`
     side: list[int] = []  # the longest path `aside` made
     probed = 0  # cells the probes' greedy completions have added
@@ -271,9 +292,8 @@ def solve_fill(
                     return [(-bound, 0, 0, only, sub, True)], 0
         children: list[_Child] = []
         top = 0
-        for d, sub in _steps(flood, nbrs[cur], around[cur], links[cur], reach):
+        for d, sub, bound in steps_of(cur, reach):
             rest = reach & ~(1 << d)
-            bound = 1 + dead_end_bound(kernel, d, sub)
             done = True
             if bound > need and bound > 2:
                 learned = known.get((d, sub))
@@ -360,7 +380,7 @@ def solve_fill(
             return
         poll()
         rest = flood(1 << path[-1], region & ~path_mask(path))
-        ending = greedy_fill(kernel, path[-1], rest, out_of_time)
+        ending = greedy_fill(kernel, path[-1], rest, out_of_time, compiled)
         probed += len(ending)
         longer = lengthen(kernel, head, region, path + ending, out_of_time)
         if len(longer) > max(best_len, len(side)):

@@ -15,6 +15,10 @@ sums): its value is equal on every position (tests/bots/search/test_native.py ch
 thousands), and a search with either makes the same moves. Pure Python stays the default
 install; set ``LIGHTCYCLE_NATIVE=0`` to use it even where numba is installed.
 
+The endgame solver (`endgame.solve_fill`) has compiled copies of the same kind: its
+chamber bound and forced-edge refutation (`_native_endgame`), and its moves with their
+dead-end bounds and its greedy fill (`_native_fill`).
+
 Numba compiles on first import (a few seconds) and caches the machine code next to the
 kernels or in its user cache, so later processes load it in about a second. The
 searching bots ask for it when they are made, which is before any game's clock starts.
@@ -26,7 +30,7 @@ import os
 from collections.abc import Callable
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.core.topology import GridTopology
@@ -43,9 +47,21 @@ ChainBound = Callable[[int, int], int]
 Refutes = Callable[[int, int, int], bool]
 """``refutes(head, region, length)``: `chambers.forced_refutes` on one board."""
 
+
+class Fill(Protocol):
+    """The compiled greedy fill and solver moves on one board (`fill_for`)."""
+
+    def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
+        """`endgame.greedy_fill`; with ``out_of_time``, polled every few dozen moves."""
+
+    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int]]:
+        """`endgame._steps` with 1 plus each move's `chambers.dead_end_bound`."""
+
+
 _kernels: ModuleType | None = None
 _why_not: str | None = None
 _endgame: ModuleType | None = None
+_fill: ModuleType | None = None
 
 
 def _load() -> ModuleType | None:
@@ -72,13 +88,15 @@ def _load() -> ModuleType | None:
 def _load_endgame() -> None:
     """Load (or compile) the endgame solver's kernels with the evaluation's, so that the
     bots, which ask for `available` when they are made, never compile in a timed move.
-    Where they cannot be compiled the solver stays pure (`chain_bound_for` is ``None``)."""
-    global _endgame
+    Where they cannot be compiled the solver stays pure (`chain_bound_for` and
+    `fill_for` are ``None``)."""
+    global _endgame, _fill
     try:
-        from lightcycle.bots.search import _native_endgame
+        from lightcycle.bots.search import _native_endgame, _native_fill
     except Exception:  # a platform numba cannot compile for: stay pure
         return
     _endgame = _native_endgame
+    _fill = _native_fill
 
 
 def available() -> bool:
@@ -151,3 +169,15 @@ def forced_refutes_for(kernel: Kernel) -> Refutes | None:
         return None
     refutes: Refutes = _endgame.refutes_for(kernel.neighbours, _edge_moves(kernel), kernel.black)
     return refutes
+
+
+@lru_cache(maxsize=16)
+def fill_for(kernel: Kernel) -> Fill | None:
+    """The compiled `endgame.greedy_fill` and the solver's moves with their dead-end
+    bounds (`endgame._steps`, `chambers.dead_end_bound`) on ``kernel``: the same values,
+    several times faster; or ``None`` without numba."""
+    if _load() is None or _fill is None:
+        return None
+    grid = isinstance(kernel.topology, GridTopology)
+    fill: Fill = _fill.Fill(kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black)
+    return fill

@@ -1,0 +1,332 @@
+"""Numba kernels behind the endgame solver's moves and its greedy fill (import only
+through `native`).
+
+Importing this module compiles them (or loads them from numba's cache), and raises
+ImportError where numba is not installed. Each is the pure-Python code it stands for,
+value for value: `_greedy` is `endgame.greedy_fill` (the same moves in the same order,
+the same keys, the first best kept), and `_steps` is `endgame._steps` with
+`chambers.dead_end_bound` of each move; on arrays, a flood a move (floods of a hundred
+cells cost nothing here, so the pure code's sharing of floods is not copied).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from numba import njit, types
+
+from lightcycle.bots.search._native_kernels import _cells, _table
+
+_TABLE = types.int32[:, ::1]
+_BYTES = types.Bytes(types.uint8, 1, "C")
+_I32 = types.int32[::1]
+_U8 = types.uint8[::1]
+
+
+@njit(types.int64(_TABLE, _U8, types.int64, _I32, _I32), cache=True, nogil=True)
+def _flood(
+    table: np.ndarray, free: np.ndarray, start: int, mark: np.ndarray, queue: np.ndarray
+) -> int:
+    """`Kernel.flood` of one cell: marks the cells of ``free`` reached from ``start``'s
+    neighbours with ``mark[start]`` (a stamp the caller sets; ``start`` itself only if it
+    is free and reached), and returns how many."""
+    stamp = mark[start]
+    width = table.shape[1]
+    n = 0
+    head = 0
+    mark[start] = 0  # reached again only through a neighbour
+    for j in range(width):
+        e = table[start, j]
+        if e < 0:
+            break
+        if free[e] and mark[e] != stamp:
+            mark[e] = stamp
+            queue[n] = e
+            n += 1
+    while head < n:
+        c = queue[head]
+        head += 1
+        for j in range(width):
+            e = table[c, j]
+            if e < 0:
+                break
+            if free[e] and mark[e] != stamp:
+                mark[e] = stamp
+                queue[n] = e
+                n += 1
+    return n
+
+
+@njit(types.int64(_U8, types.int64, _I32, types.int64, types.boolean), cache=True, nogil=True)
+def _parity(colours: np.ndarray, head: int, cells: np.ndarray, count: int, coloured: bool) -> int:
+    """`chambers.parity_bound` of the ``count`` cells listed in ``cells``."""
+    if not coloured:
+        return count
+    same = 0
+    for i in range(count):
+        if colours[cells[i]] == colours[head]:
+            same += 1
+    other = count - same
+    bound = 2 * same + 1 if other > same else 2 * other
+    return min(count, bound)
+
+
+@njit(
+    types.int64(_TABLE, _U8, types.boolean, types.int64, _BYTES, types.int64, _I32, _I32),
+    cache=True,
+    nogil=True,
+)
+def _greedy(
+    table: np.ndarray,
+    colours: np.ndarray,
+    coloured: bool,
+    head: int,
+    free_bytes: bytes,
+    max_steps: int,
+    out: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """`endgame.greedy_fill` from ``head`` through ``free_bytes`` (a bitboard,
+    little-endian), at most ``max_steps`` moves into ``out``; returns how many.
+    ``work`` is scratch of three times the board's size."""
+    size = table.shape[0]
+    width = table.shape[1]
+    free = np.empty(size, np.uint8)
+    for c in range(size):
+        free[c] = (free_bytes[c >> 3] >> (c & 7)) & 1
+    mark = work[:size]
+    queue = work[size : 2 * size]
+    keep = work[2 * size :]
+    for c in range(size):
+        mark[c] = 0
+    # Only the cells reached matter (as the pure fill keeps them).
+    mark[head] = 1
+    n = _flood(table, free, head, mark, queue)
+    for c in range(size):
+        free[c] = 1 if mark[c] == 1 else 0
+    stamp = 1
+    cur = head
+    steps = 0
+    while steps < max_steps:
+        opts = 0
+        only = -1
+        for j in range(width):
+            e = table[cur, j]
+            if e < 0:
+                break
+            if free[e]:
+                opts += 1
+                only = e
+        if opts == 0:
+            break
+        if opts == 1:
+            d = only
+            free[d] = 0
+        else:
+            best_room = -1
+            best_hug = 0
+            d = -1
+            kept = 0
+            for j in range(width):
+                e = table[cur, j]
+                if e < 0:
+                    break
+                if not free[e]:
+                    continue
+                free[e] = 0
+                stamp += 1
+                mark[e] = stamp
+                n = _flood(table, free, e, mark, queue)
+                room = _parity(colours, e, queue, n, coloured)
+                hug = 0
+                for i in range(width):
+                    x = table[e, i]
+                    if x < 0:
+                        break
+                    if free[x]:
+                        hug -= 1
+                free[e] = 1
+                if d < 0 or room > best_room or (room == best_room and hug > best_hug):
+                    best_room = room
+                    best_hug = hug
+                    d = e
+                    kept = n
+                    for i in range(n):
+                        keep[i] = queue[i]
+            for c in range(size):
+                free[c] = 0
+            for i in range(kept):
+                free[keep[i]] = 1
+        out[steps] = d
+        steps += 1
+        cur = d
+    return steps
+
+
+@njit(
+    types.int64(_TABLE, _TABLE, _U8, types.int64, types.int64, _BYTES, _I32, _I32, _U8, _I32),
+    cache=True,
+    nogil=True,
+)
+def _steps(
+    table: np.ndarray,
+    moves: np.ndarray,
+    colours: np.ndarray,
+    kind: int,
+    cur: int,
+    reach_bytes: bytes,
+    out_cell: np.ndarray,
+    out_bound: np.ndarray,
+    out_sub: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """`endgame._steps` from ``cur`` into ``reach_bytes`` with each move's
+    `chambers.dead_end_bound`: the moves into ``out_cell``, their bounds into
+    ``out_bound``, their regions into ``out_sub`` (one bitboard of little-endian bytes
+    after another); returns how many moves.
+
+    ``kind``: 0 a graph (the bound is the region's size), 1 a grid without a
+    checkerboard, 2 one with. ``moves`` is the table `Kernel.edges` counts by, whose
+    neighbours in a region find its dead ends as the pure code's shifts do."""
+    size = table.shape[0]
+    width = table.shape[1]
+    nbytes = (size + 7) // 8
+    free = np.empty(size, np.uint8)
+    for c in range(size):
+        free[c] = (reach_bytes[c >> 3] >> (c & 7)) & 1
+    mark = work[:size]
+    queue = work[size : 2 * size]
+    for c in range(size):
+        mark[c] = 0
+    k = 0
+    stamp = 0
+    for j in range(width):
+        d = table[cur, j]
+        if d < 0:
+            break
+        if not free[d]:
+            continue
+        free[d] = 0
+        stamp += 1
+        mark[d] = stamp
+        n = _flood(table, free, d, mark, queue)
+        free[d] = 1
+        base = k * nbytes
+        for i in range(nbytes):
+            out_sub[base + i] = 0
+        for i in range(n):
+            c = queue[i]
+            out_sub[base + (c >> 3)] |= np.uint8(1 << (c & 7))
+        out_cell[k] = d
+        if kind == 0:
+            out_bound[k] = 1 + n
+        else:
+            # dead_end_bound(d, sub): a dead end has fewer than two of its moves in the
+            # region with the head.
+            nd = 0
+            same = 0
+            same_dead = 0
+            for i in range(n):
+                c = queue[i]
+                ways = 0
+                for m in range(4):
+                    e = moves[c, m]
+                    if e >= 0 and (e == d or mark[e] == stamp):
+                        ways += 1
+                dead = 1 if ways < 2 else 0
+                nd += dead
+                if colours[c] == colours[d]:
+                    same += 1
+                    same_dead += dead
+            if kind == 1:
+                bound = n - nd + (1 if nd else 0)
+            else:
+                live_same = same - same_dead
+                live_other = n - same - (nd - same_dead)
+                bound = 2 * live_same + 1 if live_other > live_same else 2 * live_other
+                if nd > same_dead:
+                    bound = max(bound, 2 * min(live_same, live_other) + 1)
+                if same_dead:
+                    bound = max(bound, 2 * min(live_other, live_same + 1))
+            out_bound[k] = 1 + bound
+        k += 1
+    return k
+
+
+class Fill:
+    """The compiled greedy fill and moves on one board (made once a board: the tables;
+    a call passes only the position)."""
+
+    def __init__(
+        self,
+        neighbours: Sequence[Sequence[int]],
+        moves: Sequence[Sequence[int]] | None,
+        black: int | None,
+    ) -> None:
+        size = len(neighbours)
+        self.table = _table(neighbours)
+        self.coloured = black is not None
+        self.colours = _cells(black, size)
+        self.kind = 0 if moves is None else (2 if black is not None else 1)
+        self.moves = _table(moves) if moves is not None else self.table
+        if self.moves.shape[1] < 4:
+            pad = np.full((size, 4), -1, np.int32)
+            pad[:, : self.moves.shape[1]] = self.moves
+            self.moves = pad
+        self.nbytes = (size + 7) // 8
+        self.size = size
+        self.work = np.zeros(3 * size + 1, np.int32)
+        self.path = np.zeros(size + 1, np.int32)
+        width = self.table.shape[1]
+        self.cells = np.zeros(width, np.int32)
+        self.bounds = np.zeros(width, np.int32)
+        self.subs = np.zeros(width * self.nbytes, np.uint8)
+
+    def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
+        """`endgame.greedy_fill`; with ``out_of_time``, polled every 32 moves."""
+        chunk = self.size if out_of_time is None else 32
+        path: list[int] = []
+        cur = head
+        while True:
+            n = _greedy(
+                self.table,
+                self.colours,
+                self.coloured,
+                cur,
+                free.to_bytes(self.nbytes, "little"),
+                chunk,
+                self.path,
+                self.work,
+            )
+            got = self.path[:n].tolist()
+            path += got
+            if n < chunk or (out_of_time is not None and out_of_time()):
+                return path
+            for c in got:
+                free &= ~(1 << c)
+            cur = path[-1]
+
+    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int]]:
+        """`endgame._steps` of ``cur`` into ``reach``, each with 1 plus
+        `chambers.dead_end_bound` of the move: ``(move, region, bound)``."""
+        k = _steps(
+            self.table,
+            self.moves,
+            self.colours,
+            self.kind,
+            cur,
+            reach.to_bytes(self.nbytes, "little"),
+            self.cells,
+            self.bounds,
+            self.subs,
+            self.work,
+        )
+        nb = self.nbytes
+        raw = self.subs[: k * nb].tobytes()
+        cells = self.cells
+        bounds = self.bounds
+        return [
+            (int(cells[i]), int.from_bytes(raw[i * nb : (i + 1) * nb], "little"), int(bounds[i]))
+            for i in range(k)
+        ]
