@@ -2,8 +2,8 @@
 
 Importing this module compiles them (or loads them from numba's cache), and raises
 ImportError where numba is not installed. Each is the pure-Python algorithm it stands
-for, step for step: `_chain` is `endgame._chain_bound` (the same depth-first search in
-the same neighbour order, the same blocks, the same sums), on arrays.
+for, step for step, on arrays (the chamber bound, `endgame._chain_bound`, is
+`_native_kernels._chain`, which the duel's evaluation shares).
 """
 
 from __future__ import annotations
@@ -13,123 +13,21 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit, types
 
-from lightcycle.bots.search._native_kernels import _cells, _table
+from lightcycle.bots.search._native_kernels import _COLOURS, _cells, _chain, _table
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
 
 
-@njit(types.int64(_TABLE, types.int64, _BYTES), cache=True, nogil=True)
-def _chain(table: np.ndarray, head: int, free: bytes) -> int:
-    """`endgame._chain_bound` of the cells set in ``free`` (a bitboard, little-endian
-    bytes): ``table`` is the neighbour table padded with -1, its last column each cell's
-    checkerboard colour (-1 everywhere off checkerboards)."""
+@njit(types.int64(_TABLE, _COLOURS, types.boolean, types.int64, _BYTES), cache=True, nogil=True)
+def _chain_of(table: np.ndarray, black: np.ndarray, coloured: bool, head: int, free: bytes) -> int:
+    """`_native_kernels._chain` of the cells set in ``free`` (a bitboard, little-endian
+    bytes)."""
     size = table.shape[0]
-    width = table.shape[1] - 1
-    coloured = table[0, width] >= 0
-    # disc: 0 outside the region, 1 not reached yet, from 2 on the order reached.
-    disc = np.empty(size, np.int32)
+    inside = np.empty(size, np.uint8)
     for c in range(size):
-        disc[c] = (free[c >> 3] >> (c & 7)) & 1
-    best = np.zeros(size, np.int32)
-    vstack = np.empty(size + 1, np.int32)
-    vtop = 0
-    # The pure version's stack of (parent, its iterator, its low-link).
-    sv = np.empty(size + 1, np.int32)
-    si = np.empty(size + 1, np.int32)
-    sl = np.empty(size + 1, np.int32)
-    top = 0
-    t = 2
-    disc[head] = t
-    v = head
-    lv = t
-    i = 0  # v's next neighbour
-    while True:
-        descended = False
-        while i < width:
-            w = table[v, i]
-            i += 1
-            if w < 0:
-                i = width
-                break
-            dw = disc[w]
-            if dw > 1:
-                if dw < lv:
-                    lv = dw
-            elif dw == 1:
-                sv[top] = v
-                si[top] = i
-                sl[top] = lv
-                top += 1
-                t += 1
-                disc[w] = t
-                lv = t
-                vstack[vtop] = w
-                vtop += 1
-                v = w
-                i = 0
-                descended = True
-                break
-        if descended:
-            continue
-        if top == 0:
-            break
-        top -= 1
-        p = sv[top]
-        i = si[top]
-        lp = sl[top]
-        if lv < disc[p]:
-            v = p
-            if lp < lv:
-                lv = lp
-            continue
-        # v's subtree down to v is a block hanging off p: pop it.
-        if vstack[vtop - 1] == v:
-            vtop -= 1
-            val = 1 + best[v]
-        elif not coloured:
-            size_ = 0
-            sub = 0
-            while True:
-                vtop -= 1
-                u = vstack[vtop]
-                size_ += 1
-                if best[u] > sub:
-                    sub = best[u]
-                if u == v:
-                    break
-            val = size_ + sub
-        else:
-            pc = table[p, width]
-            start = vtop
-            while True:
-                start -= 1
-                if vstack[start] == v:
-                    break
-            count = vtop - start
-            same = 0
-            for j in range(start, vtop):
-                if table[vstack[j], width] == pc:
-                    same += 1
-            other = count - same
-            val = 2 * same + 1 if other > same else 2 * other
-            if count < val:
-                val = count
-            even = 2 * min(same, other)
-            odd = 2 * min(same, other - 1) + 1
-            for j in range(start, vtop):
-                u = vstack[j]
-                bu = best[u]
-                if bu:
-                    cap = even if table[u, width] == pc else odd
-                    if cap + bu > val:
-                        val = cap + bu
-            vtop = start
-        if val > best[p]:
-            best[p] = val
-        v = p
-        lv = lp
-    return int(best[head])
+        inside[c] = (free[c >> 3] >> (c & 7)) & 1
+    return _chain(table, inside, head, black, coloured)
 
 
 def chain_bound_for(
@@ -139,13 +37,13 @@ def chain_bound_for(
     once, and a call passes only the position (each argument of a compiled call costs a
     fraction of a microsecond to check)."""
     table = _table(neighbours)
-    colours = _cells(black, size).astype(np.int32) if black is not None else np.full(size, -1)
-    full = np.ascontiguousarray(np.column_stack((table, colours)).astype(np.int32))
+    colours = _cells(black, size).astype(np.int64)
+    coloured = black is not None
     nbytes = (size + 7) // 8
-    compiled = _chain
+    compiled = _chain_of
 
     def bound(head: int, free: int) -> int:
-        return int(compiled(full, head, free.to_bytes(nbytes, "little")))
+        return int(compiled(table, colours, coloured, head, free.to_bytes(nbytes, "little")))
 
     return bound
 

@@ -93,6 +93,121 @@ def _chamber(
     return int(best[head])
 
 
+@njit(types.int64(_TABLE, _CELLS, types.int64, _COLOURS, types.boolean), cache=True, nogil=True)
+def _chain(
+    table: np.ndarray, inside: np.ndarray, head: int, black: np.ndarray, coloured: bool
+) -> int:
+    """`endgame._chain_bound` of the cells marked in ``inside`` (the head's mark is
+    ignored): ``black`` each cell's checkerboard colour, used where ``coloured``. The
+    duel's evaluation bounds separated territories by it, the endgame solver its moves
+    (`_native_endgame`)."""
+    size = table.shape[0]
+    width = table.shape[1]
+    # disc: 0 outside the region, 1 not reached yet, from 2 on the order reached.
+    disc = np.empty(size, np.int32)
+    for c in range(size):
+        disc[c] = inside[c]
+    best = np.zeros(size, np.int32)
+    vstack = np.empty(size + 1, np.int32)
+    vtop = 0
+    # The pure version's stack of (parent, its iterator, its low-link).
+    sv = np.empty(size + 1, np.int32)
+    si = np.empty(size + 1, np.int32)
+    sl = np.empty(size + 1, np.int32)
+    top = 0
+    t = 2
+    disc[head] = t
+    v = head
+    lv = t
+    i = 0  # v's next neighbour
+    while True:
+        descended = False
+        while i < width:
+            w = table[v, i]
+            i += 1
+            if w < 0:
+                i = width
+                break
+            dw = disc[w]
+            if dw > 1:
+                if dw < lv:
+                    lv = dw
+            elif dw == 1:
+                sv[top] = v
+                si[top] = i
+                sl[top] = lv
+                top += 1
+                t += 1
+                disc[w] = t
+                lv = t
+                vstack[vtop] = w
+                vtop += 1
+                v = w
+                i = 0
+                descended = True
+                break
+        if descended:
+            continue
+        if top == 0:
+            break
+        top -= 1
+        p = sv[top]
+        i = si[top]
+        lp = sl[top]
+        if lv < disc[p]:
+            v = p
+            if lp < lv:
+                lv = lp
+            continue
+        # v's subtree down to v is a block hanging off p: pop it.
+        if vstack[vtop - 1] == v:
+            vtop -= 1
+            val = 1 + best[v]
+        elif not coloured:
+            size_ = 0
+            sub = 0
+            while True:
+                vtop -= 1
+                u = vstack[vtop]
+                size_ += 1
+                if best[u] > sub:
+                    sub = best[u]
+                if u == v:
+                    break
+            val = size_ + sub
+        else:
+            pc = black[p]
+            start = vtop
+            while True:
+                start -= 1
+                if vstack[start] == v:
+                    break
+            count = vtop - start
+            same = 0
+            for j in range(start, vtop):
+                if black[vstack[j]] == pc:
+                    same += 1
+            other = count - same
+            val = 2 * same + 1 if other > same else 2 * other
+            if count < val:
+                val = count
+            even = 2 * min(same, other)
+            odd = 2 * min(same, other - 1) + 1
+            for j in range(start, vtop):
+                u = vstack[j]
+                bu = best[u]
+                if bu:
+                    cap = even if black[u] == pc else odd
+                    if cap + bu > val:
+                        val = cap + bu
+            vtop = start
+        if val > best[p]:
+            best[p] = val
+        v = p
+        lv = lp
+    return int(best[head])
+
+
 @njit(_CELLS(_CELLS, types.uint8, types.int64), cache=True, nogil=True)
 def _marked(owner: np.ndarray, who: int, size: int) -> np.ndarray:
     """The cells whose ``owner`` is ``who``, one byte per cell."""
@@ -217,11 +332,11 @@ def _evaluate(
             ta = _marked(owner, 1, size)
             tb = _marked(owner, 2, size)
             if chambers and sa <= fill_cells:
-                fa_ = _chamber(nbrs, ta, a, black, parity)
+                fa_ = _chain(nbrs, ta, a, black, parity)
             else:
                 fa_ = _parity(ta, a, black, parity)
             if chambers and sb <= fill_cells:
-                fb_ = _chamber(nbrs, tb, b, black, parity)
+                fb_ = _chain(nbrs, tb, b, black, parity)
             else:
                 fb_ = _parity(tb, b, black, parity)
             return int(separated * (fa_ - fb_))

@@ -21,8 +21,9 @@ the moves inside each territory (``edge_weight`` per free neighbour of its cells
 space beats a corridor of as many cells). When the board is tight it counts only the
 usable part of each territory (`fill_bound`: what lies behind a cut cell counts once, by
 the best branch). When the two regions no longer touch, the game is separated and the
-difference of the fillable areas decides, a cell of it weighted far above a territory's
-cell (1,000 against at most 13 with its four moves).
+difference of the fillable areas decides (`endgame.chain_bound`, the endgame's tighter
+chamber bound), a cell of it weighted far above a territory's cell (1,000 against at
+most 13 with its four moves).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
+from lightcycle.bots.search.endgame import chain_bound
 
 WIN = 1_000_000
 """The value of a won position (minus the plies it takes, so quicker wins are better)."""
@@ -165,7 +167,7 @@ class DuelSearch:
     def _fill(self, head: int, region: int) -> int:
         opts = self.options
         if opts.chambers and region.bit_count() <= opts.fill_cells:
-            return fill_bound(self.kernel, head, region)
+            return chain_bound(self.kernel, head, region)
         return parity_bound(self.kernel, head, region)
 
     def separated(self, a: int, b: int, occ: int) -> bool:

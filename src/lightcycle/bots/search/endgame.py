@@ -535,6 +535,15 @@ def _split(stack: list[_Frame], path: list[int], best_len: int) -> _Search | Non
     return None
 
 
+def chain_bound(kernel: Kernel, head: int, free: int) -> int:
+    """An upper bound on the moves a cycle at ``head`` can make inside ``free``: the
+    chamber tree of `chambers.fill_bound`, with each chamber the path crosses giving up
+    the cell its colours cannot pair (`_chain_bound`). Never above `fill_bound`, and on
+    the regions strong separates into in its games against the 2010 champion, mostly
+    the longest path itself."""
+    return _chain_bound(kernel.neighbours, _colours(kernel), kernel.size, head, free)
+
+
 def _chain_bound(
     nbrs: tuple[tuple[int, ...], ...],
     colour: tuple[int, ...] | None,
