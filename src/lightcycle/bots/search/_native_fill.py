@@ -58,6 +58,19 @@ def _flood(
     return n
 
 
+@njit(types.int64(_TABLE, _U8, types.int64, types.int64, _I32, _I32), cache=True, nogil=True)
+def _reach(
+    table: np.ndarray, free: np.ndarray, d: int, stamp: int, mark: np.ndarray, queue: np.ndarray
+) -> int:
+    """The region a move to ``d`` reaches, ``flood(1 << d, free & ~(1 << d))``: its cells
+    into ``queue`` and marked ``stamp``; returns how many."""
+    free[d] = 0
+    mark[d] = stamp
+    n = _flood(table, free, d, mark, queue)
+    free[d] = 1
+    return n
+
+
 @njit(types.int64(_U8, types.int64, _I32, types.int64, types.boolean), cache=True, nogil=True)
 def _parity(colours: np.ndarray, head: int, cells: np.ndarray, count: int, coloured: bool) -> int:
     """`chambers.parity_bound` of the ``count`` cells listed in ``cells``."""
@@ -134,19 +147,16 @@ def _greedy(
                     break
                 if not free[e]:
                     continue
-                free[e] = 0
                 stamp += 1
-                mark[e] = stamp
-                n = _flood(table, free, e, mark, queue)
+                n = _reach(table, free, e, stamp, mark, queue)
                 room = _parity(colours, e, queue, n, coloured)
                 hug = 0
                 for i in range(width):
                     x = table[e, i]
                     if x < 0:
                         break
-                    if free[x]:
+                    if free[x] and x != e:
                         hug -= 1
-                free[e] = 1
                 if d < 0 or room > best_room or (room == best_room and hug > best_hug):
                     best_room = room
                     best_hug = hug
@@ -207,11 +217,8 @@ def _steps(
             break
         if not free[d]:
             continue
-        free[d] = 0
         stamp += 1
-        mark[d] = stamp
-        n = _flood(table, free, d, mark, queue)
-        free[d] = 1
+        n = _reach(table, free, d, stamp, mark, queue)
         base = k * nbytes
         for i in range(nbytes):
             out_sub[base + i] = 0
