@@ -1,8 +1,8 @@
 """The compiled greedy fill and solver moves (`native.fill_for`, the ``fast`` extra)
 against the pure-Python ones: `endgame.greedy_fill`, and `endgame._steps` with
-`chambers.dead_end_bound` of each move. Equal on walled grids, tori one and two cells
-wide (a neighbour listed twice), odd tori (no checkerboard) and random graphs; the
-greedy fill also when polled in chunks. They skip, saying why, where numba is not
+`chambers.dead_end_bound`, exits and walls of each move. Equal on walled grids, tori
+one and two cells wide (a neighbour listed twice), odd tori (no checkerboard) and
+random graphs; the greedy fill also when polled in chunks. They skip, saying why, where numba is not
 installed or ``LIGHTCYCLE_NATIVE=0`` (`test_native_endgame.py` holds `solve_fill` to
 the same fill either way)."""
 
@@ -33,6 +33,13 @@ def _kernels() -> list[Kernel]:
 KERNELS = _kernels()
 
 
+def _sides(k: Kernel, d: int, sub: int, rest: int) -> tuple[int, int]:
+    """A move's exits (neighbours in its region) and walls (neither there nor free)."""
+    exits = sum(1 for e in k.neighbours[d] if (sub >> e) & 1)
+    walls = sum(1 for e in k.neighbours[d] if not (sub >> e) & 1 and not (rest >> e) & 1)
+    return exits, walls
+
+
 @pytest.mark.parametrize("k", KERNELS, ids=lambda k: f"{k.topology}")
 def test_compiled_fill_and_steps_equal_the_pure_ones(k: Kernel) -> None:
     fast = native.fill_for(k)
@@ -52,7 +59,7 @@ def test_compiled_fill_and_steps_equal_the_pure_ones(k: Kernel) -> None:
             free &= ~(1 << head)
         reach = k.flood(1 << head, free)
         want = [
-            (d, sub, 1 + dead_end_bound(k, d, sub))
+            (d, sub, 1 + dead_end_bound(k, d, sub), *_sides(k, d, sub, reach & ~(1 << d)))
             for d, sub in _steps(k.flood, k.neighbours[head], around[head], links[head], reach)
         ]
         assert fast.steps(head, reach) == want

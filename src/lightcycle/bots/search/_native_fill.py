@@ -175,7 +175,7 @@ def _greedy(
 
 
 @njit(
-    types.int64(_TABLE, _TABLE, _U8, types.int64, types.int64, _BYTES, _I32, _I32, _U8, _I32),
+    types.int64(_TABLE, _TABLE, _U8, types.int64, types.int64, _BYTES, _I32, _I32, _I32, _U8, _I32),
     cache=True,
     nogil=True,
 )
@@ -188,13 +188,15 @@ def _steps(
     reach_bytes: bytes,
     out_cell: np.ndarray,
     out_bound: np.ndarray,
+    out_sides: np.ndarray,
     out_sub: np.ndarray,
     work: np.ndarray,
 ) -> int:
     """`endgame._steps` from ``cur`` into ``reach_bytes`` with each move's
     `chambers.dead_end_bound`: the moves into ``out_cell``, their bounds into
-    ``out_bound``, their regions into ``out_sub`` (one bitboard of little-endian bytes
-    after another); returns how many moves.
+    ``out_bound``, their exits and walls as `endgame.solve_fill` orders by them into
+    ``out_sides`` (two a move), their regions into ``out_sub`` (one bitboard of
+    little-endian bytes after another); returns how many moves.
 
     ``kind``: 0 a graph (the bound is the region's size), 1 a grid without a
     checkerboard, 2 one with. ``moves`` is the table `Kernel.edges` counts by, whose
@@ -226,6 +228,18 @@ def _steps(
             c = queue[i]
             out_sub[base + (c >> 3)] |= np.uint8(1 << (c & 7))
         out_cell[k] = d
+        exits = 0
+        walls = 0
+        for i in range(width):
+            e = table[d, i]
+            if e < 0:
+                break
+            if mark[e] == stamp:
+                exits += 1
+            elif not free[e] or e == d:
+                walls += 1
+        out_sides[2 * k] = exits
+        out_sides[2 * k + 1] = walls
         if kind == 0:
             out_bound[k] = 1 + n
         else:
@@ -288,6 +302,7 @@ class Fill:
         width = self.table.shape[1]
         self.cells = np.zeros(width, np.int32)
         self.bounds = np.zeros(width, np.int32)
+        self.sides = np.zeros(2 * width, np.int32)
         self.subs = np.zeros(width * self.nbytes, np.uint8)
 
     def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
@@ -314,9 +329,10 @@ class Fill:
                 free &= ~(1 << c)
             cur = path[-1]
 
-    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int]]:
+    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int, int, int]]:
         """`endgame._steps` of ``cur`` into ``reach``, each with 1 plus
-        `chambers.dead_end_bound` of the move: ``(move, region, bound)``."""
+        `chambers.dead_end_bound` of the move and its exits and walls:
+        ``(move, region, bound, exits, walls)``."""
         k = _steps(
             self.table,
             self.moves,
@@ -326,14 +342,22 @@ class Fill:
             reach.to_bytes(self.nbytes, "little"),
             self.cells,
             self.bounds,
+            self.sides,
             self.subs,
             self.work,
         )
         nb = self.nbytes
         raw = self.subs[: k * nb].tobytes()
-        cells = self.cells
-        bounds = self.bounds
+        cells = self.cells.tolist()
+        bounds = self.bounds.tolist()
+        sides = self.sides.tolist()
         return [
-            (int(cells[i]), int.from_bytes(raw[i * nb : (i + 1) * nb], "little"), int(bounds[i]))
+            (
+                cells[i],
+                int.from_bytes(raw[i * nb : (i + 1) * nb], "little"),
+                bounds[i],
+                sides[2 * i],
+                sides[2 * i + 1],
+            )
             for i in range(k)
         ]

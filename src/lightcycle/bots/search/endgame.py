@@ -244,10 +244,11 @@ def solve_fill(
     flood = kernel.flood
     around, links = _links(kernel)
 
-    def pure_steps(cur: int, reach: int) -> list[tuple[int, int, int]]:
-        """Each move into ``reach``, its region, and 1 plus its dead-end bound."""
+    def pure_steps(cur: int, reach: int) -> list[tuple[int, int, int, int, int]]:
+        """Each move into ``reach``, its region, 1 plus its dead-end bound, and -1 for
+        its exits and walls (counted by `moves` for the moves it keeps)."""
         return [
-            (d, sub, 1 + dead_end_bound(kernel, d, sub))
+            (d, sub, 1 + dead_end_bound(kernel, d, sub), -1, 0)
             for d, sub in _steps(flood, nbrs[cur], around[cur], links[cur], reach)
         ]
 
@@ -292,8 +293,7 @@ def solve_fill(
                     return [(-bound, 0, 0, only, sub, True)], 0
         children: list[_Child] = []
         top = 0
-        for d, sub, bound in steps_of(cur, reach):
-            rest = reach & ~(1 << d)
+        for d, sub, bound, exits, walls in steps_of(cur, reach):
             done = True
             if bound > need and bound > 2:
                 learned = known.get((d, sub))
@@ -311,13 +311,14 @@ def solve_fill(
                 if bound > top:
                     top = bound
                 continue
-            exits = 0
-            walls = 0
-            for e in nbrs[d]:
-                if (sub >> e) & 1:
-                    exits += 1
-                elif not (rest >> e) & 1:
-                    walls += 1
+            if exits < 0:
+                rest = reach & ~(1 << d)
+                exits = 0
+                for e in nbrs[d]:
+                    if (sub >> e) & 1:
+                        exits += 1
+                    elif not (rest >> e) & 1:
+                        walls += 1
             children.append((-bound, exits, -walls, d, sub, done))
         if len(children) > 1:
             children.sort()

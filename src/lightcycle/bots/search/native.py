@@ -54,8 +54,9 @@ class Fill(Protocol):
     def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
         """`endgame.greedy_fill`; with ``out_of_time``, polled every few dozen moves."""
 
-    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int]]:
-        """`endgame._steps` with 1 plus each move's `chambers.dead_end_bound`."""
+    def steps(self, cur: int, reach: int) -> list[tuple[int, int, int, int, int]]:
+        """`endgame._steps` with 1 plus each move's `chambers.dead_end_bound`, its exits
+        and walls."""
 
 
 _kernels: ModuleType | None = None
