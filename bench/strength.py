@@ -36,6 +36,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 
 from lightcycle.bots.api import Bot, MoveAnswer
@@ -215,13 +216,14 @@ def endgame_regions(count: int, seed: int) -> list[tuple[Kernel, int, int]]:
     return out
 
 
-def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, float]:
+def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, float | str]:
     """How often 100 ms of endgame search reaches (and proves) the optimum."""
     reached = proven = greedy_opt = unknown = 0
     times: list[float] = []
     gaps: list[int] = []
     sizes: list[int] = []
-    for k, head, region in endgame_regions(regions, seed):
+    missed: list[str] = []
+    for index, (k, head, region) in enumerate(endgame_regions(regions, seed)):
         deadline = time.perf_counter() + prove_seconds
         ref = solve_fill(k, head, region, out_of_time=lambda d=deadline: time.perf_counter() > d)
         if not ref.proven:
@@ -234,6 +236,10 @@ def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, fl
         fill = solve_fill(k, head, region, out_of_time=lambda s=stop: time.perf_counter() > s)
         times.append(time.perf_counter() - t0)
         reached += len(fill.path) == optimum
+        if len(fill.path) < optimum:
+            missed.append(
+                f"region {index} ({region.bit_count()} cells): {len(fill.path)} of {optimum}"
+            )
         proven += fill.proven
         greedy = len(greedy_fill(k, head, region))
         greedy_opt += greedy == optimum
@@ -248,6 +254,7 @@ def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, fl
         "baseline_greedy_reaches_optimum": greedy_opt / n if n else 0.0,
         "greedy_gap_cells_mean": statistics.mean(gaps) if gaps else 0.0,
         "solve_ms_median": statistics.median(times) * 1000 if times else 0.0,
+        "missed": "; ".join(missed) or "none",
     }
 
 
@@ -282,7 +289,7 @@ def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None, 
         )
 
 
-def _print(figures: dict[str, float]) -> None:
+def _print(figures: Mapping[str, float | str]) -> None:
     for key, value in figures.items():
         print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
 
