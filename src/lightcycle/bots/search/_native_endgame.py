@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit, types
 
-from lightcycle.bots.search._native_kernels import _COLOURS, _cells, _chain, _table
+from lightcycle.bots.search._native_kernels import _COLOURS, _cells, _chain, _table, _unpack
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
@@ -23,11 +23,7 @@ _BYTES = types.Bytes(types.uint8, 1, "C")
 def _chain_of(table: np.ndarray, black: np.ndarray, coloured: bool, head: int, free: bytes) -> int:
     """`_native_kernels._chain` of the cells set in ``free`` (a bitboard, little-endian
     bytes)."""
-    size = table.shape[0]
-    inside = np.empty(size, np.uint8)
-    for c in range(size):
-        inside[c] = (free[c >> 3] >> (c & 7)) & 1
-    return _chain(table, inside, head, black, coloured)
+    return _chain(table, _unpack(free, table.shape[0]), head, black, coloured)
 
 
 def chain_bound_for(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit, types
 
-from lightcycle.bots.search._native_kernels import _cells, _table
+from lightcycle.bots.search._native_kernels import _cells, _table, _unpack
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
@@ -105,9 +105,7 @@ def _greedy(
     ``work`` is scratch of three times the board's size."""
     size = table.shape[0]
     width = table.shape[1]
-    free = np.empty(size, np.uint8)
-    for c in range(size):
-        free[c] = (free_bytes[c >> 3] >> (c & 7)) & 1
+    free = _unpack(free_bytes, size)
     mark = work[:size]
     queue = work[size : 2 * size]
     keep = work[2 * size :]
@@ -204,9 +202,7 @@ def _steps(
     size = table.shape[0]
     width = table.shape[1]
     nbytes = (size + 7) // 8
-    free = np.empty(size, np.uint8)
-    for c in range(size):
-        free[c] = (reach_bytes[c >> 3] >> (c & 7)) & 1
+    free = _unpack(reach_bytes, size)
     mark = work[:size]
     queue = work[size : 2 * size]
     for c in range(size):

@@ -17,6 +17,15 @@ _CELLS = types.uint8[::1]
 _COLOURS = types.int64[::1]
 
 
+@njit(_CELLS(types.Bytes(types.uint8, 1, "C"), types.int64), cache=True, nogil=True)
+def _unpack(bits: bytes, size: int) -> np.ndarray:
+    """A bitboard (little-endian bytes) as one byte per cell, 1 where set."""
+    out = np.empty(size, np.uint8)
+    for c in range(size):
+        out[c] = (bits[c >> 3] >> (c & 7)) & 1
+    return out
+
+
 @njit(types.int64(_TABLE, _CELLS, types.int64, _COLOURS, types.boolean), cache=True, nogil=True)
 def _chamber(
     nbrs: np.ndarray, inside: np.ndarray, head: int, black: np.ndarray, parity: bool
