@@ -247,9 +247,11 @@ def _steps(
             for i in range(n):
                 c = queue[i]
                 ways = 0
-                for m in range(4):
+                for m in range(moves.shape[1]):
                     e = moves[c, m]
-                    if e >= 0 and (e == d or mark[e] == stamp):
+                    if e < 0:
+                        break
+                    if e == d or mark[e] == stamp:
                         ways += 1
                 dead = 1 if ways < 2 else 0
                 nd += dead
@@ -287,10 +289,6 @@ class Fill:
         self.colours = _cells(black, size)
         self.kind = 0 if moves is None else (2 if black is not None else 1)
         self.moves = _table(moves) if moves is not None else self.table
-        if self.moves.shape[1] < 4:
-            pad = np.full((size, 4), -1, np.int32)
-            pad[:, : self.moves.shape[1]] = self.moves
-            self.moves = pad
         self.nbytes = (size + 7) // 8
         self.size = size
         self.work = np.zeros(3 * size + 1, np.int32)
