@@ -71,7 +71,7 @@ def _load() -> ModuleType | None:
     if _kernels is not None or _why_not is not None:
         return _kernels
     if os.environ.get("LIGHTCYCLE_NATIVE", "1") == "0":
-        _why_not = "LIGHTCYCLE_NATIVE=0"
+        _why_not = "LIGHTCYCLE_NATIVE=0 is set (unset it to use the compiled code)"
         return None
     try:
         from lightcycle.bots.search import _native_kernels
