@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from lightcycle.bots.search import endgame
+from lightcycle.bots.search import endgame, native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.endgame import solve_fill
 from lightcycle.core.topology import GridTopology
@@ -83,12 +83,45 @@ def _search_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(endgame, "lengthen", lambda kernel, head, region, path, stop: path)
 
 
+COMPILED = [
+    False,
+    pytest.param(
+        True,
+        marks=pytest.mark.skipif(not native.available(), reason=f"{native.why_not()}"),
+        id="compiled",
+    ),
+]
+"""The pure search loop, and the compiled one (`native.searcher_for`) where it can be had."""
+
+
+def _count_splits(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the splits that hand moves on, by the pure loop's `endgame._split` and the
+    compiled loop's (``[count]``)."""
+    splits = [0]
+
+    def counting(real: Any) -> Any:
+        def split(*args: Any) -> Any:
+            got = real(*args)
+            splits[0] += got is not None
+            return got
+
+        return split
+
+    monkeypatch.setattr(endgame, "_split", counting(endgame._split))
+    if native.available():
+        search = native._search.Search  # type: ignore[union-attr]
+        monkeypatch.setattr(search, "split", counting(search.split))
+    return splits
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
 @pytest.mark.parametrize(("share", "alone"), [(3, False), (8, False), (5, True), (9, True)])
 def test_split_searches_keep_the_solver_exact(
     monkeypatch: pytest.MonkeyPatch,
     searched: list[tuple[Kernel, int, int, int]],
     share: int,
     alone: bool,
+    compiled: bool,
 ) -> None:
     """With shares of a few nodes every search is split again and again, and positions
     are reached by several searches (the learned bounds of split frames are used):
@@ -98,32 +131,26 @@ def test_split_searches_keep_the_solver_exact(
     monkeypatch.setattr(endgame, "SHARE_GROWTH", 1.0)
     if alone:
         _search_alone(monkeypatch)
-    splits = 0
-    real = endgame._split
-
-    def counting(*args: Any) -> Any:
-        nonlocal splits
-        got = real(*args)
-        splits += got is not None
-        return got
-
-    monkeypatch.setattr(endgame, "_split", counting)
+    splits = _count_splits(monkeypatch)
     for k, head, free, optimum in searched:
-        fill = solve_fill(k, head, free)
+        fill = solve_fill(k, head, free, compiled=compiled)
         assert fill.proven
         assert is_path(k, head, free, fill.path)
         assert len(fill.path) == optimum
         assert fill.bound >= optimum
-        again = solve_fill(k, head, free, node_limit=fill.nodes // 2 + 1)
-        twice = solve_fill(k, head, free, node_limit=fill.nodes // 2 + 1)
+        again = solve_fill(k, head, free, node_limit=fill.nodes // 2 + 1, compiled=compiled)
+        twice = solve_fill(k, head, free, node_limit=fill.nodes // 2 + 1, compiled=compiled)
         assert (again.path, again.nodes) == (twice.path, twice.nodes)
         assert is_path(k, head, free, again.path)
-    assert splits >= 100
+        if compiled:  # and the pure loop makes the same nodes with the same splits
+            assert solve_fill(k, head, free, compiled=False) == fill
+    assert splits[0] >= 100
 
 
+@pytest.mark.parametrize("compiled", COMPILED)
 @pytest.mark.parametrize("share", [1, 2, 3])
 def test_a_unique_longest_path_is_found_through_the_splits(
-    monkeypatch: pytest.MonkeyPatch, share: int
+    monkeypatch: pytest.MonkeyPatch, share: int, compiled: bool
 ) -> None:
     """A 6x4 torus whose longest path (14 moves) is the only one of its length, searched
     with nothing but the search and shares that split it at every turn: a move a split
@@ -137,7 +164,7 @@ def test_a_unique_longest_path_is_found_through_the_splits(
     monkeypatch.setattr(endgame, "ROOT_SHARE", share)
     monkeypatch.setattr(endgame, "SHARE_GROWTH", 1.0)
     _search_alone(monkeypatch)
-    fill = solve_fill(k, head, free)
+    fill = solve_fill(k, head, free, compiled=compiled)
     assert fill.proven
     assert is_path(k, head, free, fill.path)
     assert len(fill.path) == 14

@@ -17,6 +17,7 @@ from lightcycle.bots.search._native_kernels import _COLOURS, _cells, _chain, _ta
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
+_U8 = types.uint8[::1]
 
 
 @njit(types.int64(_TABLE, _COLOURS, types.boolean, types.int64, _BYTES), cache=True, nogil=True)
@@ -162,7 +163,14 @@ def _drop(
     return queue
 
 
-@njit(types.boolean(_TABLE, types.int64, _BYTES, types.int64, types.int64), cache=True, nogil=True)
+@njit(
+    [
+        types.boolean(_TABLE, types.int64, cells, types.int64, types.int64)
+        for cells in (_BYTES, _U8)
+    ],
+    cache=True,
+    nogil=True,
+)
 def _live(table: np.ndarray, head: int, cells: bytes, xc: int, c: int) -> bool:
     """Whether the region's cell ``c`` is live: a cell of colour ``xc`` always is; one
     of the other colour only if it is not a dead end (it has two neighbours or more in
@@ -177,12 +185,16 @@ def _live(table: np.ndarray, head: int, cells: bytes, xc: int, c: int) -> bool:
     return k >= 2
 
 
-@njit(types.boolean(_TABLE, types.int64, _BYTES, types.int64), cache=True, nogil=True)
+@njit(
+    [types.boolean(_TABLE, types.int64, cells, types.int64) for cells in (_BYTES, _U8)],
+    cache=True,
+    nogil=True,
+)
 def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     """`chambers.forced_refutes` of the region set in ``cells`` (a bitboard,
-    little-endian bytes), step for step: the same queue, in the same order, with a cell's
-    edges as bits of its columns (`_SLOT_T`: the virtual end) and the end's edges as a
-    flag per cell."""
+    little-endian bytes or an array of them), step for step: the same queue, in the same
+    order, with a cell's edges as bits of its columns (`_SLOT_T`: the virtual end) and the
+    end's edges as a flag per cell."""
     n = table.shape[0]
     if length < 1:
         return False

@@ -22,6 +22,7 @@ _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
 _I32 = types.int32[::1]
 _U8 = types.uint8[::1]
+_I64 = types.int64
 
 
 @njit(types.int64(_TABLE, _U8, types.int64, _I32, _I32), cache=True, nogil=True)
@@ -172,8 +173,56 @@ def _greedy(
     return steps
 
 
+@njit(_I64(_TABLE, _U8, _I64, _I64, _I32, _I64, _I32, _I64), cache=True, nogil=True)
+def _dead_end_bound(
+    moves: np.ndarray,
+    colours: np.ndarray,
+    kind: int,
+    d: int,
+    queue: np.ndarray,
+    n: int,
+    mark: np.ndarray,
+    stamp: int,
+) -> int:
+    """`chambers.dead_end_bound` of a move to ``d`` whose region is the ``n`` cells of
+    ``queue`` (marked ``stamp`` in ``mark``); ``kind`` and ``moves`` as for `_steps`."""
+    if kind == 0:
+        return n
+    # A dead end has fewer than two of its moves in the region with the head.
+    nd = 0
+    same = 0
+    same_dead = 0
+    for i in range(n):
+        c = queue[i]
+        ways = 0
+        for m in range(moves.shape[1]):
+            e = moves[c, m]
+            if e < 0:
+                break
+            if e == d or mark[e] == stamp:
+                ways += 1
+        dead = 1 if ways < 2 else 0
+        nd += dead
+        if colours[c] == colours[d]:
+            same += 1
+            same_dead += dead
+    if kind == 1:
+        return n - nd + (1 if nd else 0)
+    live_same = same - same_dead
+    live_other = n - same - (nd - same_dead)
+    bound = 2 * live_same + 1 if live_other > live_same else 2 * live_other
+    if nd > same_dead:
+        bound = max(bound, 2 * min(live_same, live_other) + 1)
+    if same_dead:
+        bound = max(bound, 2 * min(live_other, live_same + 1))
+    return bound
+
+
 @njit(
-    types.int64(_TABLE, _TABLE, _U8, types.int64, types.int64, _BYTES, _I32, _I32, _I32, _U8, _I32),
+    [
+        types.int64(_TABLE, _TABLE, _U8, _I64, _I64, reach, _I32, _I32, _I32, _U8, _I32)
+        for reach in (_BYTES, _U8)
+    ],
     cache=True,
     nogil=True,
 )
@@ -183,7 +232,7 @@ def _steps(
     colours: np.ndarray,
     kind: int,
     cur: int,
-    reach_bytes: bytes,
+    reach_bytes: bytes | np.ndarray,
     out_cell: np.ndarray,
     out_bound: np.ndarray,
     out_sides: np.ndarray,
@@ -196,6 +245,7 @@ def _steps(
     ``out_sides`` (two a move), their regions into ``out_sub`` (one bitboard of
     little-endian bytes after another); returns how many moves.
 
+    ``reach_bytes``: little-endian bytes, or an array of them.
     ``kind``: 0 a graph (the bound is the region's size), 1 a grid without a
     checkerboard, 2 one with. ``moves`` is the table `Kernel.edges` counts by, whose
     neighbours in a region find its dead ends as the pure code's shifts do."""
@@ -236,39 +286,7 @@ def _steps(
                 walls += 1
         out_sides[2 * k] = exits
         out_sides[2 * k + 1] = walls
-        if kind == 0:
-            out_bound[k] = 1 + n
-        else:
-            # dead_end_bound(d, sub): a dead end has fewer than two of its moves in the
-            # region with the head.
-            nd = 0
-            same = 0
-            same_dead = 0
-            for i in range(n):
-                c = queue[i]
-                ways = 0
-                for m in range(moves.shape[1]):
-                    e = moves[c, m]
-                    if e < 0:
-                        break
-                    if e == d or mark[e] == stamp:
-                        ways += 1
-                dead = 1 if ways < 2 else 0
-                nd += dead
-                if colours[c] == colours[d]:
-                    same += 1
-                    same_dead += dead
-            if kind == 1:
-                bound = n - nd + (1 if nd else 0)
-            else:
-                live_same = same - same_dead
-                live_other = n - same - (nd - same_dead)
-                bound = 2 * live_same + 1 if live_other > live_same else 2 * live_other
-                if nd > same_dead:
-                    bound = max(bound, 2 * min(live_same, live_other) + 1)
-                if same_dead:
-                    bound = max(bound, 2 * min(live_other, live_same + 1))
-            out_bound[k] = 1 + bound
+        out_bound[k] = 1 + _dead_end_bound(moves, colours, kind, d, queue, n, mark, stamp)
         k += 1
     return k
 

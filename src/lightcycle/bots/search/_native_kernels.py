@@ -17,9 +17,14 @@ _CELLS = types.uint8[::1]
 _COLOURS = types.int64[::1]
 
 
-@njit(_CELLS(types.Bytes(types.uint8, 1, "C"), types.int64), cache=True, nogil=True)
-def _unpack(bits: bytes, size: int) -> np.ndarray:
-    """A bitboard (little-endian bytes) as one byte per cell, 1 where set."""
+@njit(
+    [_CELLS(bits, types.int64) for bits in (types.Bytes(types.uint8, 1, "C"), _CELLS)],
+    cache=True,
+    nogil=True,
+)
+def _unpack(bits: bytes | np.ndarray, size: int) -> np.ndarray:
+    """A bitboard (little-endian bytes, or an array of them) as one byte per cell, 1
+    where set."""
     out = np.empty(size, np.uint8)
     for c in range(size):
         out[c] = (bits[c >> 3] >> (c & 7)) & 1

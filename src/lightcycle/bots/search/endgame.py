@@ -204,12 +204,13 @@ def solve_fill(
         out_of_time: polled at every node and before each chamber or forced bound (one
             can cost milliseconds on a big region).
         incumbent: a valid path to beat (e.g. last turn's plan, shortened by one).
-        compiled: compute the chamber and forced-edge bounds, the moves with their
-            dead-end bounds, and the greedy fills with their compiled copies where the
-            ``fast`` extra is installed (`native.chain_bound_for`,
-            `native.forced_refutes_for`, `native.fill_for`: the same values, so the same
-            search, three times as many nodes a second); false keeps the pure-Python
-            ones.
+        compiled: where the ``fast`` extra is installed, run each search's depth-first
+            loop compiled (`native.searcher_for`: the same nodes in the same order, with
+            its moves, learned bounds, chamber and forced-edge bounds in machine code),
+            and the root's moves and the greedy fills by their compiled copies
+            (`native.chain_bound_for`, `native.forced_refutes_for`, `native.fill_for`):
+            the same search, five times as many nodes a second as pure Python; false
+            keeps it all pure Python.
 
     Returns:
         The best path found, the root bound, and whether it is proven optimal.
@@ -446,6 +447,36 @@ def solve_fill(
                         parent[5] = 1 + frame[5]
         return True
 
+    deep = native.searcher_for(kernel, PROBE) if compiled else None
+
+    def run_deep(search: native.Search, share: int) -> bool:
+        """`run`, by the compiled loop (``deep``): the same nodes in the same order."""
+        nonlocal nodes, best_len, best, found
+        assert deep is not None
+        deep.begin(share)
+        while True:
+            event, nodes, longest, found = deep.run(search, nodes, best_len, found)
+            if longest > best_len:
+                best_len = longest
+                best = deep.best_path()
+            if event == native.FINISHED:
+                return True
+            if event == native.SHARE_SPENT:
+                return False
+            if event == native.STOP:
+                raise _Stop
+            if event == native.PROBE_DUE:
+                aside(search.cells())
+            elif event == native.POLISH_DUE:
+                polish()
+            else:
+                poll()
+
+    def split_pure(search: tuple[list[_Frame], list[int]]) -> Any:
+        """`_split` of a pure search, in `_interleave`'s form."""
+        more = _split(search[0], search[1], best_len)
+        return None if more is None else ((more[0], more[1]), more[1], more[2])
+
     stopped = False
     try:
         children, top = moves(head, region, 0, exact=True)
@@ -466,26 +497,67 @@ def solve_fill(
                 for kid in kids:
                     frame = [d, sub, 1, [kid], 0, promise]
                     searches.append(([frame], list(path), min(-neg_bound, 1 - kid[0])))
-        share = float(ROOT_SHARE)
-        while searches:
-            left = []
-            for stack, path, bound in searches:
-                if bound > best_len and not run(stack, path, int(share)):
-                    left.append((stack, path, bound))
-                    aside(path)
-                    more = _split(stack, path, best_len)
-                    if more is not None:
-                        # The new search's first moves are new to the probes too.
-                        left.append(more)
-                        for child in more[0][0][3]:
-                            aside(more[1] + [child[3]])
-            searches = left
-            share *= SHARE_GROWTH
+        if deep is not None:
+            deep.start(
+                node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, 0 if out_of_time is None else 16
+            )
+            _interleave(
+                [(deep.search(stack, path), bound) for stack, path, bound in searches],
+                lambda: best_len,
+                run_deep,
+                lambda search: search.split(best_len),
+                lambda search: search.cells(),
+                lambda search: search.first_moves(),
+                aside,
+            )
+        else:
+            _interleave(
+                [((stack, path), bound) for stack, path, bound in searches],
+                lambda: best_len,
+                lambda search, share: run(search[0], search[1], share),
+                split_pure,
+                lambda search: search[1],
+                lambda search: [child[3] for child in search[0][0][3]],
+                aside,
+            )
     except _Stop:
         stopped = best_len < root_bound
     if len(side) > best_len:
         best = side
     return Fill(best, root_bound, not stopped, nodes, stopped)
+
+
+def _interleave(
+    searches: list[tuple[Any, int]],
+    best_len: Callable[[], int],
+    run: Callable[[Any, int], bool],
+    split: Callable[[Any], tuple[Any, list[int], int] | None],
+    path_of: Callable[[Any], list[int]],
+    first_moves: Callable[[Any], list[int]],
+    aside: Callable[[list[int]], None],
+) -> None:
+    """Run the interleaved searches, each with its bound, in rounds (`ROOT_SHARE` nodes
+    each in the first, `SHARE_GROWTH` times as many in each next) until every one is
+    finished or cannot beat the best path (``best_len``): a search whose share runs out has its path
+    probed (``aside``) and is split (``split``, `_split`), and the new search's first
+    moves are probed too. ``run`` goes on with a search for a share of nodes and says
+    whether it finished; the searches are the pure solver's stacks or the compiled
+    loop's, and these functions work on either kind."""
+    share = float(ROOT_SHARE)
+    while searches:
+        left = []
+        for search, bound in searches:
+            if bound > best_len() and not run(search, int(share)):
+                left.append((search, bound))
+                aside(path_of(search))
+                more = split(search)
+                if more is not None:
+                    # The new search's first moves are new to the probes too.
+                    left.append((more[0], more[2]))
+                    for cell in first_moves(more[0]):
+                        aside(more[1] + [cell])
+        searches = left
+        share *= SHARE_GROWTH
 
 
 def _split(stack: list[_Frame], path: list[int], best_len: int) -> _Search | None:

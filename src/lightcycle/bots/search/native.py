@@ -27,10 +27,10 @@ searching bots ask for it when they are made, which is before any game's clock s
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import ModuleType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.core.topology import GridTopology
@@ -48,6 +48,47 @@ Refutes = Callable[[int, int, int], bool]
 """``refutes(head, region, length)``: `chambers.forced_refutes` on one board."""
 
 
+FINISHED, SHARE_SPENT, PROBE_DUE, POLISH_DUE, STOP, POLL_DUE, FRAMES_FULL, KNOWN_FULL = range(8)
+"""Why the compiled search loop (`Searcher.run`) handed back: the search is finished, its
+share is spent, a probe or a polish is due, the search must stop (the node budget, or a
+path as long as the root's bound), the clock is due a look; the last two are handled by
+`Searcher.run` itself (a table grown)."""
+
+
+class Search(Protocol):
+    """One of `endgame.solve_fill`'s interleaved searches, as the compiled loop keeps it."""
+
+    def cells(self) -> list[int]:
+        """The search's path."""
+
+    def first_moves(self) -> list[int]:
+        """The cells of the moves of its bottom frame."""
+
+    def split(self, best_len: int) -> tuple[Search, list[int], int] | None:
+        """`endgame._split` of it."""
+
+
+class Searcher(Protocol):
+    """`endgame.solve_fill`'s depth-first loop, compiled, on one board (`searcher_for`)."""
+
+    def start(
+        self, node_limit: int | None, root_bound: int, slack: int, deep: int, poll: int
+    ) -> None:
+        """Reset for a new solve."""
+
+    def search(self, frames: Sequence[Any], path: list[int]) -> Search:
+        """A search of the pure solver's stack and path."""
+
+    def begin(self, share: int) -> None:
+        """Start a search's turn of ``share`` nodes."""
+
+    def run(self, s: Any, nodes: int, best_len: int, found: bool) -> tuple[int, int, int, bool]:
+        """Run a search to its next event; the event and the solver's counts after it."""
+
+    def best_path(self) -> list[int]:
+        """The longest path the loop found."""
+
+
 class Fill(Protocol):
     """The compiled greedy fill and solver moves on one board (`fill_for`)."""
 
@@ -63,6 +104,7 @@ _kernels: ModuleType | None = None
 _why_not: str | None = None
 _endgame: ModuleType | None = None
 _fill: ModuleType | None = None
+_search: ModuleType | None = None
 
 
 def _load() -> ModuleType | None:
@@ -91,13 +133,14 @@ def _load_endgame() -> None:
     bots, which ask for `available` when they are made, never compile in a timed move.
     Where they cannot be compiled the solver stays pure (`chain_bound_for` and
     `fill_for` are ``None``)."""
-    global _endgame, _fill
+    global _endgame, _fill, _search
     try:
-        from lightcycle.bots.search import _native_endgame, _native_fill
+        from lightcycle.bots.search import _native_endgame, _native_fill, _native_search
     except Exception:  # a platform numba cannot compile for: stay pure
         return
     _endgame = _native_endgame
     _fill = _native_fill
+    _search = _native_search
 
 
 def available() -> bool:
@@ -182,3 +225,18 @@ def fill_for(kernel: Kernel) -> Fill | None:
     grid = isinstance(kernel.topology, GridTopology)
     fill: Fill = _fill.Fill(kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black)
     return fill
+
+
+@lru_cache(maxsize=16)
+def searcher_for(kernel: Kernel, probe: int) -> Searcher | None:
+    """The compiled depth-first loop of `endgame.solve_fill` on ``kernel`` (the same
+    nodes in the same order, several times faster), probing every ``probe`` nodes; or
+    ``None`` without numba."""
+    fill = fill_for(kernel)
+    if fill is None or _search is None:
+        return None
+    grid = isinstance(kernel.topology, GridTopology)
+    searcher: Searcher = _search.Solver(
+        fill, kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black, probe
+    )
+    return searcher
