@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from bench.strength import endgame_regions
 
-from lightcycle.bots.search import endgame, native
+from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.endgame import solve_fill
 from lightcycle.core.topology import GridTopology
@@ -42,7 +42,7 @@ def test_the_compiled_loop_makes_the_same_search_on_hard_rooms(
     """Rooms the solver needs thousands of nodes on: the same fill and nodes at every
     budget, and the learned bounds outgrow the table's first size on the way."""
     k, head, region = endgame_regions(30, seed)[room]
-    searcher = native.searcher_for(k, endgame.PROBE)
+    searcher = native.searcher_for(k)
     assert searcher is not None
     runs = _runs(monkeypatch)
     for budget in (40, 700, 3000):

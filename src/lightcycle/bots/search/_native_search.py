@@ -40,15 +40,14 @@ from lightcycle.bots.search.native import (
 )
 
 # The solver's state, shared by all its searches (`Solver.state`).
-NODES, BEST, FOUND, LIMIT, ROOT, SPENT, SHARE, TOP, KNOWN_COUNT, YIELD, SLACK, DEEP = range(12)
-_STATE = 12
+NODES, BEST, FOUND, LIMIT, ROOT, SPENT, SHARE, TOP = range(8)
+KNOWN_COUNT, YIELD, SLACK, DEEP, PROBE = range(8, 13)
+_STATE = 13
 
 # A frame's columns (`Search.frames`).
 _CELL, _DEPTH, _COUNT, _NEXT, _PROMISE = range(5)
 # A move's columns (`Search.moves`): as `endgame._Child`, less its region.
 _NEG, _EXITS, _NEG_WALLS, _TO, _DONE = range(5)
-
-_PROBE = 32  # endgame.PROBE, passed on so the two cannot drift (see `Solver`)
 
 _I64 = types.int64
 _TABLE = types.int32[:, ::1]
@@ -378,7 +377,7 @@ def _run(
             state[SPENT] = spent
             if spent >= state[SHARE]:
                 return SHARE_SPENT
-            if spent % _PROBE == 0:
+            if spent % state[PROBE] == 0:
                 return PROBE_DUE
             if state[YIELD] > 0 and nodes % state[YIELD] == 0:
                 return POLL_DUE
@@ -480,10 +479,7 @@ class Solver:
         neighbours: Sequence[Sequence[int]],
         directions: Sequence[Sequence[int]] | None,
         black: int | None,
-        probe: int,
     ) -> None:
-        if probe != _PROBE:
-            raise ValueError(f"the compiled search probes every {_PROBE} nodes, not {probe}")
         self.fill = fill
         self.size = fill.size
         self.nbytes = fill.nbytes
@@ -510,11 +506,17 @@ class Solver:
         self.known_keys = np.zeros((capacity, self.nbytes), np.uint8)
 
     def start(
-        self, node_limit: int | None, root_bound: int, slack: int, deep: int, poll: int
+        self,
+        node_limit: int | None,
+        root_bound: int,
+        slack: int,
+        deep: int,
+        probe: int,
+        poll: int,
     ) -> None:
-        """Reset for a new solve: its node budget, the root's bound, `endgame.FORCED_SLACK`
-        and `endgame.FORCED_DEPTH`, and how many nodes between polls of the clock (0:
-        none)."""
+        """Reset for a new solve: its node budget, the root's bound, `endgame.FORCED_SLACK`,
+        `endgame.FORCED_DEPTH` and `endgame.PROBE`, and how many nodes between looks at
+        the clock (0: none)."""
         if self.state[KNOWN_COUNT]:
             self.known_cells[:] = -1
         self.state[:] = 0
@@ -522,6 +524,7 @@ class Solver:
         self.state[ROOT] = root_bound
         self.state[SLACK] = slack
         self.state[DEEP] = deep
+        self.state[PROBE] = probe
         self.state[YIELD] = poll
 
     def search(self, frames: Sequence[Any], path: list[int]) -> Search:

@@ -351,7 +351,7 @@ def solve_fill(
         nonlocal best_len, best, found
         found = False
         poll()
-        longer = lengthen(kernel, head, region, best, out_of_time)
+        longer = lengthen(kernel, head, region, best, out_of_time, compiled)
         if len(longer) > best_len:
             best_len = len(longer)
             best = longer
@@ -384,7 +384,7 @@ def solve_fill(
         rest = flood(1 << path[-1], region & ~path_mask(path))
         ending = greedy_fill(kernel, path[-1], rest, out_of_time, compiled)
         probed += len(ending)
-        longer = lengthen(kernel, head, region, path + ending, out_of_time)
+        longer = lengthen(kernel, head, region, path + ending, out_of_time, compiled)
         if len(longer) > max(best_len, len(side)):
             side = longer
             if len(side) >= root_bound:
@@ -447,7 +447,7 @@ def solve_fill(
                         parent[5] = 1 + frame[5]
         return True
 
-    deep = native.searcher_for(kernel, PROBE) if compiled else None
+    deep = native.searcher_for(kernel) if compiled else None
 
     def run_deep(search: native.Search, share: int) -> bool:
         """`run`, by the compiled loop (``deep``): the same nodes in the same order."""
@@ -498,9 +498,8 @@ def solve_fill(
                     frame = [d, sub, 1, [kid], 0, promise]
                     searches.append(([frame], list(path), min(-neg_bound, 1 - kid[0])))
         if deep is not None:
-            deep.start(
-                node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, 0 if out_of_time is None else 16
-            )
+            looks = 0 if out_of_time is None else 16  # nodes between looks at the clock
+            deep.start(node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, PROBE, looks)
             _interleave(
                 [(deep.search(stack, path), bound) for stack, path, bound in searches],
                 lambda: best_len,

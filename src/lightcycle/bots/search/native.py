@@ -72,7 +72,7 @@ class Searcher(Protocol):
     """`endgame.solve_fill`'s depth-first loop, compiled, on one board (`searcher_for`)."""
 
     def start(
-        self, node_limit: int | None, root_bound: int, slack: int, deep: int, poll: int
+        self, node_limit: int | None, root_bound: int, slack: int, deep: int, probe: int, poll: int
     ) -> None:
         """Reset for a new solve."""
 
@@ -87,6 +87,13 @@ class Searcher(Protocol):
 
     def best_path(self) -> list[int]:
         """The longest path the loop found."""
+
+
+class Lengthen(Protocol):
+    """The compiled `lengthen.lengthen` on one board (`lengthen_for`)."""
+
+    def lengthen(self, head: int, region: int, path: list[int], rotations: int) -> list[int]:
+        """`lengthen.lengthen` with at most ``rotations`` rotations, without a clock."""
 
 
 class Fill(Protocol):
@@ -105,6 +112,7 @@ _why_not: str | None = None
 _endgame: ModuleType | None = None
 _fill: ModuleType | None = None
 _search: ModuleType | None = None
+_lengthen: ModuleType | None = None
 
 
 def _load() -> ModuleType | None:
@@ -133,11 +141,17 @@ def _load_endgame() -> None:
     bots, which ask for `available` when they are made, never compile in a timed move.
     Where they cannot be compiled the solver stays pure (`chain_bound_for` and
     `fill_for` are ``None``)."""
-    global _endgame, _fill, _search
+    global _endgame, _fill, _search, _lengthen
     try:
-        from lightcycle.bots.search import _native_endgame, _native_fill, _native_search
+        from lightcycle.bots.search import (
+            _native_endgame,
+            _native_fill,
+            _native_lengthen,
+            _native_search,
+        )
     except Exception:  # a platform numba cannot compile for: stay pure
         return
+    _lengthen = _native_lengthen
     _endgame = _native_endgame
     _fill = _native_fill
     _search = _native_search
@@ -228,15 +242,24 @@ def fill_for(kernel: Kernel) -> Fill | None:
 
 
 @lru_cache(maxsize=16)
-def searcher_for(kernel: Kernel, probe: int) -> Searcher | None:
+def searcher_for(kernel: Kernel) -> Searcher | None:
     """The compiled depth-first loop of `endgame.solve_fill` on ``kernel`` (the same
-    nodes in the same order, several times faster), probing every ``probe`` nodes; or
-    ``None`` without numba."""
+    nodes in the same order, several times faster), or ``None`` without numba."""
     fill = fill_for(kernel)
     if fill is None or _search is None:
         return None
     grid = isinstance(kernel.topology, GridTopology)
     searcher: Searcher = _search.Solver(
-        fill, kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black, probe
+        fill, kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black
     )
     return searcher
+
+
+@lru_cache(maxsize=16)
+def lengthen_for(kernel: Kernel) -> Lengthen | None:
+    """The compiled `lengthen.lengthen` on ``kernel`` (the same path, many times
+    faster), or ``None`` without numba."""
+    if _load() is None or _lengthen is None:
+        return None
+    fast: Lengthen = _lengthen.Lengthen(kernel.neighbours)
+    return fast
