@@ -203,12 +203,27 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     xc = hc ^ (length & 1)
     need0 = length // 2 if hc == 0 else length - length // 2
     need1 = length - need0
+    # The region's cells in order: every loop over cells below takes them in this order
+    # (the pure code's order of bits), so the queue is the same; and only them (on the
+    # bench's rooms the board has twice as many).
+    order = np.empty(n, np.int64)
+    m = 0
+    for i in range((n + 7) >> 3):
+        byte = cells[i]
+        if byte:
+            for b in range(8):
+                if (byte >> b) & 1:
+                    order[m] = (i << 3) + b
+                    m += 1
     # The live cells (a dead end of the other colour is out) of each colour, counted
-    # first without arrays: most calls end at these counts.
+    # first: half the calls end at these counts.
     avail0 = 0
     avail1 = 0
-    for c in range(n):
-        if (cells[c >> 3] >> (c & 7)) & 1 and _live(table, head, cells, xc, c):
+    live = np.zeros(n + 1, np.bool_)
+    for q in range(m):
+        c = order[q]
+        if _live(table, head, cells, xc, c):
+            live[c] = True
             if table[c, 8]:
                 avail1 += 1
             else:
@@ -219,12 +234,6 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
         return False
     need = np.array((need0, need1), np.int64)
     avail = np.array((avail0, avail1), np.int64)
-    region = np.zeros(n + 1, np.bool_)
-    live = np.zeros(n + 1, np.bool_)
-    for c in range(n):
-        if (cells[c >> 3] >> (c & 7)) & 1:
-            region[c] = True
-            live[c] = _live(table, head, cells, xc, c)
     on = np.zeros(n + 1, np.bool_)
     one = np.zeros(n + 1, np.bool_)
     one[head] = True
@@ -238,7 +247,8 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     n_end_fixed = 0
     parent = np.arange(n + 1)
     size = np.ones(n + 1, np.int64)
-    for c in range(n):
+    for q in range(m):
+        c = order[q]
         if live[c] and table[c, 8] == xc:
             to_end[c] = True
             n_end += 1
@@ -248,13 +258,15 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
     top = 2
     for col in range(2):
         if need[col] == avail[col]:
-            for c in range(n):
+            for q in range(m):
+                c = order[q]
                 if live[c] and table[c, 8] == col:
                     on[c] = True
             count[col] = avail[col]
     inb = live.copy()
     inb[head] = True
-    for c in range(n):
+    for q in range(m):
+        c = order[q]
         if live[c]:
             k = 0
             for j in range(4, 8):
@@ -281,8 +293,7 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
         # a: v's edges (for the end: ``snap``), na: how many
         a = 0
         if v == t:
-            snap[:] = to_end
-            na = n_end
+            na = n_end  # its edges are ``to_end`` (copied to ``snap`` where they change)
         else:
             a = _edges(table, v, head, live, to_end, adj)
             na = _ones(a)
@@ -292,8 +303,11 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
                 return True
             if na == r and nf < r:
                 # each new edge, in order of the cell at its other end (the end last)
+                if v == t:
+                    snap[:] = to_end
                 new = 0 if v == t else a & ~fixed[v]
-                for j in range(n if v == t else _SLOT_T + 1):
+                for jj in range(m if v == t else _SLOT_T + 1):
+                    j = order[jj] if v == t else jj
                     if v == t:
                         if not snap[j] or end_fixed[j]:
                             continue
@@ -334,8 +348,9 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
                             return True
                         if count[col] == need[col]:
                             k = 0
-                            for x in range(n):
-                                if live[x] and region[x] and table[x, 8] == col and not on[x]:
+                            for q in range(m):
+                                x = order[q]
+                                if live[x] and table[x, 8] == col and not on[x]:
                                     live[x] = False
                                     rest[k] = x
                                     k += 1
@@ -350,14 +365,16 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
             if nf == r and na > r:
                 # v's other edges are not on the path
                 if v == t:
-                    for x in range(n):
-                        if snap[x] and not end_fixed[x]:
+                    for q in range(m):
+                        x = order[q]
+                        if to_end[x] and not end_fixed[x]:
                             _edges(table, x, head, live, to_end, adj)
                             adj[x] &= ~(1 << _SLOT_T)
                             queue = _push(queue, top, x)
                             top += 1
                     n_end = 0
-                    for x in range(n):
+                    for q in range(m):
+                        x = order[q]
                         to_end[x] = end_fixed[x]
                         n_end += end_fixed[x]
                 else:
@@ -390,8 +407,9 @@ def _refutes(table: np.ndarray, head: int, cells: bytes, length: int) -> bool:
             top = state[0]
             n_end = state[1]
             if avail[col] == need[col]:
-                for x in range(n):
-                    if live[x] and region[x] and table[x, 8] == col and not on[x]:
+                for q in range(m):
+                    x = order[q]
+                    if live[x] and table[x, 8] == col and not on[x]:
                         on[x] = True
                         queue = _push(queue, top, x)
                         top += 1
