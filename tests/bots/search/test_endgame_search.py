@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lightcycle.bots.search import chambers, endgame
+from lightcycle.bots.search import chambers, endgame, native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, forced_refutes
 from lightcycle.bots.search.endgame import solve_fill
@@ -190,6 +190,16 @@ def test_a_node_budget_also_caps_the_probes_greedy_completions(
         return path
 
     monkeypatch.setattr(endgame, "greedy_fill", counting)
+    if native.available():  # the compiled loop's probes, in one call each
+        solver = native._search.Solver  # type: ignore[union-attr]
+        probe = solver.probe
+
+        def probing(*args, **kwargs):  # type: ignore[no-untyped-def]
+            length, added = probe(*args, **kwargs)
+            lengths.append(added)
+            return length, added
+
+        monkeypatch.setattr(solver, "probe", probing)
     budget = 600
     fill = solve_fill(k, head, free, node_limit=budget)
     probes = lengths[1:]  # the first is the incumbent's whole fill

@@ -80,6 +80,7 @@ def _search_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """No greedy incumbent, no probes, no lengthening: the paths are the search's own, so
     a move no search searches shows (the probes find most optima of small boards)."""
     monkeypatch.setattr(endgame, "greedy_fill", lambda *args, **kwargs: [])
+    monkeypatch.setattr(endgame, "PROBE", 10**9)  # the compiled loop's probes are its own
     monkeypatch.setattr(endgame, "lengthen", lambda kernel, head, region, path, *_: path)
 
 

@@ -76,7 +76,10 @@ def _reach(
 
 
 @njit(
-    types.int64(_TABLE, _U8, types.boolean, types.int64, _BYTES, types.int64, _I32, _I32),
+    [
+        _I64(_TABLE, _U8, types.boolean, _I64, free, _I64, _I32, _I32)
+        for free in (_BYTES, _U8)
+    ],
     cache=True,
     nogil=True,
 )
@@ -85,13 +88,13 @@ def _greedy(
     colours: np.ndarray,
     coloured: bool,
     head: int,
-    free_bytes: bytes,
+    free_bytes: bytes | np.ndarray,
     max_steps: int,
     out: np.ndarray,
     work: np.ndarray,
 ) -> int:
     """`endgame.greedy_fill` from ``head`` through ``free_bytes`` (a bitboard,
-    little-endian), at most ``max_steps`` moves into ``out``; returns how many.
+    little-endian bytes or an array of them), at most ``max_steps`` moves into ``out``; returns how many.
     ``work`` is scratch of three times the board's size."""
     size = table.shape[0]
     width = table.shape[1]

@@ -276,11 +276,15 @@ class Lengthen:
         self.next_lengths = np.zeros(rows, np.int32)
         self.seen = np.zeros(4 * rows, np.int32)
 
+    def reserve(self, rotations: int) -> None:
+        """Buffers for ``rotations`` rotations."""
+        if rotations > self.rotations:
+            self._buffers(rotations)
+
     def lengthen(self, head: int, region: int, path: list[int], rotations: int) -> list[int]:
         """`lengthen.lengthen` with at most ``rotations`` rotations (without a clock: a
         call costs microseconds)."""
-        if rotations > self.rotations:
-            self._buffers(rotations)
+        self.reserve(rotations)
         free = _unpack(region.to_bytes(self.nbytes, "little"), self.size)
         n = len(path)
         if n:

@@ -26,8 +26,9 @@ import numpy as np
 from numba import njit, types
 
 from lightcycle.bots.search._native_endgame import _refutes, forced_table
-from lightcycle.bots.search._native_fill import Fill, _dead_end_bound, _steps
+from lightcycle.bots.search._native_fill import Fill, _dead_end_bound, _greedy, _steps
 from lightcycle.bots.search._native_kernels import _chain, _unpack
+from lightcycle.bots.search._native_lengthen import Lengthen, _lengthen
 from lightcycle.bots.search.native import (
     FINISHED,
     FRAMES_FULL,
@@ -54,6 +55,7 @@ _TABLE = types.int32[:, ::1]
 _U8 = types.uint8[::1]
 _I32 = types.int32[::1]
 _V64 = types.int64[::1]
+_PATHS = types.int32[:, ::1]
 _KEYS = types.uint8[:, ::1]
 
 
@@ -401,6 +403,68 @@ def _run(
     return FINISHED
 
 
+@njit(
+    types.UniTuple(_I64, 2)(  # type: ignore[no-untyped-call]
+        _TABLE, _U8, types.boolean, _I64, _U8, _I32, _I64, _I32, _I32, _I32,
+        _I64, _TABLE, _U8, _PATHS, _PATHS, _I32, _I32, _I32, _I32,
+    ),
+    cache=True,
+    nogil=True,
+)  # fmt: skip
+def _probe(
+    table: np.ndarray,
+    colours: np.ndarray,
+    coloured: bool,
+    head: int,
+    region: np.ndarray,
+    path: np.ndarray,
+    n: int,
+    out: np.ndarray,
+    ending: np.ndarray,
+    work: np.ndarray,
+    rotations: int,
+    lengthen_table: np.ndarray,
+    unused: np.ndarray,
+    frontier: np.ndarray,
+    grown_from: np.ndarray,
+    lengths: np.ndarray,
+    next_lengths: np.ndarray,
+    at: np.ndarray,
+    seen: np.ndarray,
+) -> tuple[int, int]:
+    """`endgame.solve_fill`'s probe of a search's path (its ``n`` cells of ``path``):
+    completed by the greedy fill through the rest of ``region`` (a bitboard of bytes)
+    and lengthened, into ``out``; returns its length and how many cells the greedy fill
+    added. ``unused`` is scratch of a byte a cell, the rest `Lengthen`'s buffers."""
+    size = table.shape[0]
+    rest = region.copy()
+    for i in range(n):
+        c = path[i]
+        rest[c >> 3] &= np.uint8(0xFF ^ (1 << (c & 7)))
+    added = _greedy(table, colours, coloured, path[n - 1], rest, size, ending, work)
+    out[:n] = path[:n]
+    out[n : n + added] = ending[:added]
+    for c in range(size):
+        unused[c] = (region[c >> 3] >> (c & 7)) & 1
+    for i in range(n + added):
+        unused[out[i]] = 0
+    length = _lengthen(
+        lengthen_table,
+        head,
+        unused,
+        out,
+        n + added,
+        rotations,
+        frontier,
+        grown_from,
+        lengths,
+        next_lengths,
+        at,
+        seen,
+    )
+    return length, added
+
+
 class Search:
     """One of the solver's interleaved searches: its stack as arrays, and its path."""
 
@@ -498,6 +562,10 @@ class Solver:
         self.s_sides = np.zeros(2 * self.width, np.int32)
         self.s_subs = np.zeros(self.width * self.nbytes, np.uint8)
         self.inside = np.zeros(max(self.size, self.nbytes), np.uint8)
+        self.lengthen = Lengthen(neighbours)
+        self.probed = np.zeros(self.size + 2, np.int32)
+        self.ending = np.zeros(self.size + 2, np.int32)
+        self.region = np.zeros(self.nbytes, np.uint8)
         self._table(1024)
 
     def _table(self, capacity: int) -> None:
@@ -507,6 +575,7 @@ class Solver:
 
     def start(
         self,
+        region: int,
         node_limit: int | None,
         root_bound: int,
         slack: int,
@@ -514,7 +583,7 @@ class Solver:
         probe: int,
         poll: int,
     ) -> None:
-        """Reset for a new solve: its node budget, the root's bound, `endgame.FORCED_SLACK`,
+        """Reset for a new solve: its region, node budget, the root's bound, `endgame.FORCED_SLACK`,
         `endgame.FORCED_DEPTH` and `endgame.PROBE`, and how many nodes between looks at
         the clock (0: none)."""
         if self.state[KNOWN_COUNT]:
@@ -526,6 +595,43 @@ class Solver:
         self.state[DEEP] = deep
         self.state[PROBE] = probe
         self.state[YIELD] = poll
+        self.region[:] = np.frombuffer(region.to_bytes(self.nbytes, "little"), np.uint8)
+
+    def probe(self, s: Search, head: int, rotations: int) -> tuple[int, int]:
+        """`endgame.solve_fill`'s probe of ``s``'s path, through the region `start` was
+        given: its length completed by the greedy fill and lengthened
+        (`lengthen.lengthen` with ``rotations``), and how many cells the greedy fill
+        added; the path is `probed_path`."""
+        fill = self.fill
+        ln = self.lengthen
+        ln.reserve(rotations)
+        length, added = _probe(
+            fill.table,
+            fill.colours,
+            fill.coloured,
+            head,
+            self.region,
+            s.path,
+            int(s.frames[s.top - 1, _DEPTH]),
+            self.probed,
+            self.ending,
+            fill.work,
+            rotations,
+            ln.table,
+            self.inside,
+            ln.frontier,
+            ln.grown_from,
+            ln.lengths,
+            ln.next_lengths,
+            ln.at,
+            ln.seen,
+        )
+        self.probed_length = int(length)
+        return int(length), int(added)
+
+    def probed_path(self) -> list[int]:
+        """The path the last `probe` made."""
+        return [int(c) for c in self.probed[: self.probed_length]]
 
     def search(self, frames: Sequence[Any], path: list[int]) -> Search:
         """A search of the pure solver's stack (``frames``) and path."""

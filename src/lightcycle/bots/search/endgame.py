@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
+from lightcycle.bots.search import lengthen as lengthening
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import dead_end_bound, forced_bound, parity_bound
@@ -449,6 +450,21 @@ def solve_fill(
 
     deep = native.searcher_for(kernel) if compiled else None
 
+    def probe(search: native.Search) -> None:
+        """`aside` of a compiled search's path, in one compiled call (the same path)."""
+        nonlocal side, best, best_len, probed
+        assert deep is not None
+        if node_limit is not None and probed >= node_limit:
+            return
+        poll()
+        length, added = deep.probe(search, head, lengthening.ROTATIONS)
+        probed += added
+        if length > max(best_len, len(side)):
+            side = deep.probed_path()
+            if len(side) >= root_bound:
+                best, best_len = side, len(side)
+                raise _Stop
+
     def run_deep(search: native.Search, share: int) -> bool:
         """`run`, by the compiled loop (``deep``): the same nodes in the same order."""
         nonlocal nodes, best_len, best, found
@@ -466,7 +482,7 @@ def solve_fill(
             if event == native.STOP:
                 raise _Stop
             if event == native.PROBE_DUE:
-                aside(search.cells())
+                probe(search)
             elif event == native.POLISH_DUE:
                 polish()
             else:
@@ -499,7 +515,7 @@ def solve_fill(
                     searches.append(([frame], list(path), min(-neg_bound, 1 - kid[0])))
         if deep is not None:
             looks = 0 if out_of_time is None else 16  # nodes between looks at the clock
-            deep.start(node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, PROBE, looks)
+            deep.start(region, node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, PROBE, looks)
             _interleave(
                 [(deep.search(stack, path), bound) for stack, path, bound in searches],
                 lambda: best_len,

@@ -72,9 +72,23 @@ class Searcher(Protocol):
     """`endgame.solve_fill`'s depth-first loop, compiled, on one board (`searcher_for`)."""
 
     def start(
-        self, node_limit: int | None, root_bound: int, slack: int, deep: int, probe: int, poll: int
+        self,
+        region: int,
+        node_limit: int | None,
+        root_bound: int,
+        slack: int,
+        deep: int,
+        probe: int,
+        poll: int,
     ) -> None:
         """Reset for a new solve."""
+
+    def probe(self, s: Any, head: int, rotations: int) -> tuple[int, int]:
+        """A probe of a search's path: its length completed and lengthened, and how many
+        cells the greedy fill added (the path: `probed_path`)."""
+
+    def probed_path(self) -> list[int]:
+        """The path the last probe made."""
 
     def search(self, frames: Sequence[Any], path: list[int]) -> Search:
         """A search of the pure solver's stack and path."""
