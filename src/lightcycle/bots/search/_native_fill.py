@@ -94,8 +94,8 @@ def _greedy(
     work: np.ndarray,
 ) -> int:
     """`endgame.greedy_fill` from ``head`` through ``free_bytes`` (a bitboard,
-    little-endian bytes or an array of them), at most ``max_steps`` moves into ``out``; returns how many.
-    ``work`` is scratch of three times the board's size."""
+    little-endian bytes or an array of them), at most ``max_steps`` moves into ``out``;
+    returns how many. ``work`` is scratch of three times the board's size."""
     size = table.shape[0]
     width = table.shape[1]
     free = _unpack(free_bytes, size)
