@@ -76,10 +76,7 @@ def _reach(
 
 
 @njit(
-    [
-        _I64(_TABLE, _U8, types.boolean, _I64, free, _I64, _I32, _I32)
-        for free in (_BYTES, _U8)
-    ],
+    [_I64(_TABLE, _U8, types.boolean, _I64, free, _I64, _I32, _I32) for free in (_BYTES, _U8)],
     cache=True,
     nogil=True,
 )
