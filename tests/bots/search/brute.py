@@ -87,3 +87,18 @@ def root_value(search: DuelSearch, a: int, b: int, occ: int, ma: int, depth: int
 
     bm = [d for d in nbrs[b] if not (occ >> d) & 1]
     return worst_of(a, b, occ, ma, bm, depth, 0)
+
+
+def random_walk(rng: random.Random, k: Kernel, head: int, free: int) -> list[int]:
+    """A random self-avoiding walk from ``head`` through ``free`` until it is stuck: the
+    kind of dead-ended path a depth-first search finds."""
+    path: list[int] = []
+    cur = head
+    used = 0
+    while True:
+        opts = [d for d in k.neighbours[cur] if (free >> d) & 1 and not (used >> d) & 1]
+        if not opts:
+            return path
+        cur = rng.choice(opts)
+        path.append(cur)
+        used |= 1 << cur

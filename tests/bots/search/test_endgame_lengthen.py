@@ -12,22 +12,13 @@ from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.endgame import solve_fill
 from lightcycle.bots.search.lengthen import lengthen
 from lightcycle.core.topology import GridTopology
-from tests.bots.search.brute import drawn_board, is_path, longest_path, random_graph
-
-
-def _random_walk(rng: random.Random, k: Kernel, head: int, free: int) -> list[int]:
-    """A random self-avoiding walk from ``head`` through ``free`` until it is stuck: the
-    kind of dead-ended path a depth-first search finds."""
-    path: list[int] = []
-    cur = head
-    used = 0
-    while True:
-        opts = [d for d in k.neighbours[cur] if (free >> d) & 1 and not (used >> d) & 1]
-        if not opts:
-            return path
-        cur = rng.choice(opts)
-        path.append(cur)
-        used |= 1 << cur
+from tests.bots.search.brute import (
+    drawn_board,
+    is_path,
+    longest_path,
+    random_graph,
+    random_walk,
+)
 
 
 def _drawn_path(text: str) -> tuple[Kernel, int, int, list[int]]:
@@ -65,7 +56,7 @@ def test_lengthen_is_a_valid_longer_path_on_random_grids_and_tori() -> None:
         head = rng.choice(cells)
         free = sum(1 << c for c in cells) & ~(1 << head)
         region = k.flood(1 << head, free)
-        path = _random_walk(rng, k, head, region)
+        path = random_walk(rng, k, head, region)
         grew += len(_check(k, head, free, path)) > len(path)
     assert grew > 100  # the moves do something on these boards
 
@@ -77,7 +68,7 @@ def test_lengthen_is_a_valid_longer_path_on_random_graphs() -> None:
         k, n = random_graph(rng, 2, 9)
         head = rng.randrange(n)
         free = k.full & ~(1 << head)
-        path = _random_walk(rng, k, head, k.flood(1 << head, free))
+        path = random_walk(rng, k, head, k.flood(1 << head, free))
         _check(k, head, free, path)
 
 

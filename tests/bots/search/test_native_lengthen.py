@@ -16,22 +16,9 @@ from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.endgame import greedy_fill
 from lightcycle.bots.search.lengthen import ROTATIONS, lengthen
 from lightcycle.core.topology import GridTopology
-from tests.bots.search.brute import random_graph
+from tests.bots.search.brute import random_graph, random_walk
 
 pytestmark = pytest.mark.skipif(not native.available(), reason=f"{native.why_not()}")
-
-
-def _walk(rng: random.Random, k: Kernel, head: int, free: int) -> list[int]:
-    """A random self-avoiding walk until it is stuck (a depth-first search's kind)."""
-    path: list[int] = []
-    cur, used = head, 0
-    while True:
-        opts = [d for d in k.neighbours[cur] if (free >> d) & 1 and not (used >> d) & 1]
-        if not opts:
-            return path
-        cur = rng.choice(opts)
-        path.append(cur)
-        used |= 1 << cur
 
 
 def _boards() -> list[Kernel]:
@@ -53,7 +40,7 @@ def test_the_compiled_lengthen_equals_the_pure_one(k: Kernel) -> None:
         head = rng.randrange(k.size)
         free &= ~(1 << head)
         region = k.flood(1 << head, free)
-        path = _walk(rng, k, head, region)[: rng.choice((None, 3, 10))]
+        path = random_walk(rng, k, head, region)[: rng.choice((None, 3, 10))]
         pure = lengthen(k, head, region, path, compiled=False)
         assert fast.lengthen(head, region, path, ROTATIONS) == pure, (head, region, path)
         assert lengthen(k, head, region, path) == pure
@@ -68,7 +55,7 @@ def test_the_compiled_lengthen_equals_the_pure_one_on_the_bench_rooms() -> None:
     for seed in (1, 6, 9):
         for k, head, region in endgame_regions(30, seed):
             for _ in range(5):
-                walk = _walk(rng, k, head, region)[: rng.randrange(1, 40)]
+                walk = random_walk(rng, k, head, region)[: rng.randrange(1, 40)]
                 rest = k.flood(1 << walk[-1], region & ~sum(1 << c for c in walk))
                 path = walk + greedy_fill(k, walk[-1], rest)
                 pure = lengthen(k, head, region, path, compiled=False)

@@ -38,37 +38,37 @@ def _next_to(table: np.ndarray, x: int, y: int) -> bool:
     return False
 
 
+@njit(types.UniTuple(_I64, 2)(_TABLE, _U8, _I64, _I64), cache=True, nogil=True)  # type: ignore[no-untyped-call]
+def _between(table: np.ndarray, free: np.ndarray, a: int, b: int) -> tuple[int, int]:
+    """The cells of ``free`` a path can take between the neighbours ``a`` and ``b``, as
+    `lengthen._detour` looks for them: ``(u, -1)`` for one (off checkerboards), ``(u,
+    v)`` for two, ``(-1, -1)`` for none."""
+    width = table.shape[1]
+    for j in range(width):
+        u = table[a, j]
+        if u < 0:
+            break
+        if not free[u]:
+            continue
+        if _next_to(table, u, b):
+            return u, -1
+        for m in range(width):
+            v = table[u, m]
+            if v < 0:
+                break
+            if v != u and free[v] and _next_to(table, v, b):
+                return u, v
+    return -1, -1
+
+
 @njit(_I64(_TABLE, _I64, _U8, _I32, _I64), cache=True, nogil=True)
 def _detour(table: np.ndarray, head: int, free: np.ndarray, path: np.ndarray, n: int) -> int:
     """`lengthen._detour` of the ``n`` cells of ``path`` (in place), ``free`` the unused
     cells of the region (updated); returns the path's new length. (The pure code looks
     only at the steps from a cell beside an unused one; the others find nothing.)"""
-    width = table.shape[1]
     i = 0
     while i < n:
-        a = path[i - 1] if i else head
-        b = path[i]
-        u_in = -1
-        v_in = -1
-        for j in range(width):
-            u = table[a, j]
-            if u < 0:
-                break
-            if not free[u]:
-                continue
-            if _next_to(table, u, b):
-                u_in = u  # off checkerboards: one cell between two neighbours
-                break
-            for m in range(width):
-                v = table[u, m]
-                if v < 0:
-                    break
-                if v != u and free[v] and _next_to(table, v, b):
-                    u_in = u
-                    v_in = v
-                    break
-            if u_in >= 0:
-                break
+        u_in, v_in = _between(table, free, path[i - 1] if i else head, path[i])
         if u_in < 0:
             i += 1
             continue
@@ -132,22 +132,7 @@ def _opens(table: np.ndarray, free: np.ndarray, cell: int) -> bool:
 @njit(types.boolean(_TABLE, _U8, _I64, _I64), cache=True, nogil=True)
 def _beside(table: np.ndarray, free: np.ndarray, a: int, b: int) -> bool:
     """`lengthen._beside`."""
-    width = table.shape[1]
-    for j in range(width):
-        u = table[a, j]
-        if u < 0:
-            break
-        if not free[u]:
-            continue
-        if _next_to(table, u, b):
-            return True
-        for m in range(width):
-            v = table[u, m]
-            if v < 0:
-                break
-            if v != u and free[v] and _next_to(table, v, b):
-                return True
-    return False
+    return _between(table, free, a, b)[0] >= 0
 
 
 @njit(
