@@ -75,6 +75,20 @@ def _reach(
     return n
 
 
+@njit(_I64(_I32, _I64, _I64), cache=True, nogil=True)
+def _last(queue: np.ndarray, part: int, d: int) -> int:
+    """The region of a move to ``d`` inside the part flooded last (its ``part`` cells
+    first in ``queue``): the part less ``d``, which this moves to the end; returns its
+    size. The moves into one part share its flood, as the pure code's do (a move reaches
+    the rest of its part: whatever it cuts off still touches it)."""
+    i = 0
+    while queue[i] != d:
+        i += 1
+    queue[i] = queue[part - 1]
+    queue[part - 1] = d
+    return part - 1
+
+
 @njit(
     [_I64(_TABLE, _U8, types.boolean, _I64, free, _I64, _I32, _I32) for free in (_BYTES, _U8)],
     cache=True,
@@ -138,14 +152,7 @@ def _greedy(
                 if not free[e]:
                     continue
                 if part and mark[e] == stamp:
-                    # In the part flooded last: its region is the part less itself (the
-                    # moves into one part share a flood). Put it last.
-                    i = 0
-                    while queue[i] != e:
-                        i += 1
-                    queue[i] = queue[part - 1]
-                    queue[part - 1] = e
-                    n = part - 1
+                    n = _last(queue, part, e)
                 else:
                     stamp += 1
                     n = _reach(table, free, e, stamp, mark, queue)
@@ -280,14 +287,7 @@ def _steps(
         if not free[d]:
             continue
         if part and mark[d] == stamp:
-            # In the part flooded last: its region is the part less itself (the moves
-            # into one part share a flood, as the pure code's do). Put it last.
-            i = 0
-            while queue[i] != d:
-                i += 1
-            queue[i] = queue[part - 1]
-            queue[part - 1] = d
-            n = part - 1
+            n = _last(queue, part, d)
         else:
             stamp += 1
             n = _reach(table, free, d, stamp, mark, queue)
