@@ -75,18 +75,34 @@ def _reach(
     return n
 
 
-@njit(_I64(_I32, _I64, _I64), cache=True, nogil=True)
-def _last(queue: np.ndarray, part: int, d: int) -> int:
-    """The region of a move to ``d`` inside the part flooded last (its ``part`` cells
-    first in ``queue``): the part less ``d``, which this moves to the end; returns its
-    size. The moves into one part share its flood, as the pure code's do (a move reaches
-    the rest of its part: whatever it cuts off still touches it)."""
-    i = 0
-    while queue[i] != d:
-        i += 1
-    queue[i] = queue[part - 1]
-    queue[part - 1] = d
-    return part - 1
+@njit(
+    types.UniTuple(_I64, 2)(_TABLE, _U8, _I64, _I64, _I64, _I32, _I32),  # type: ignore[no-untyped-call]
+    cache=True,
+    nogil=True,
+)
+def _region(
+    table: np.ndarray,
+    free: np.ndarray,
+    d: int,
+    part: int,
+    stamp: int,
+    mark: np.ndarray,
+    queue: np.ndarray,
+) -> tuple[int, int]:
+    """The region of a move to ``d``: its cells first in ``queue``; returns how many, and
+    1 if it was flooded afresh (its cells marked ``stamp`` + 1), 0 if ``d`` is in the part
+    flooded last (its ``part`` cells first in ``queue``, marked ``stamp``). The moves
+    into one part share its flood, as the pure code's do: a move reaches the rest of its
+    part (whatever it cuts off still touches it), so its region is the part less ``d``,
+    which this moves to the end."""
+    if part and mark[d] == stamp:
+        i = 0
+        while queue[i] != d:
+            i += 1
+        queue[i] = queue[part - 1]
+        queue[part - 1] = d
+        return part - 1, 0
+    return _reach(table, free, d, stamp + 1, mark, queue), 1
 
 
 @njit(
@@ -151,11 +167,9 @@ def _greedy(
                     break
                 if not free[e]:
                     continue
-                if part and mark[e] == stamp:
-                    n = _last(queue, part, e)
-                else:
+                n, fresh = _region(table, free, e, part, stamp, mark, queue)
+                if fresh:
                     stamp += 1
-                    n = _reach(table, free, e, stamp, mark, queue)
                     mark[e] = stamp
                     queue[n] = e
                     part = n + 1
@@ -286,11 +300,8 @@ def _steps(
             break
         if not free[d]:
             continue
-        if part and mark[d] == stamp:
-            n = _last(queue, part, d)
-        else:
-            stamp += 1
-            n = _reach(table, free, d, stamp, mark, queue)
+        n, fresh = _region(table, free, d, part, stamp, mark, queue)
+        stamp += fresh
         base = k * nbytes
         for i in range(nbytes):
             out_sub[base + i] = 0

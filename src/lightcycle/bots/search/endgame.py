@@ -553,11 +553,11 @@ def _interleave(
 ) -> None:
     """Run the interleaved searches, each with its bound, in rounds (`ROOT_SHARE` nodes
     each in the first, `SHARE_GROWTH` times as many in each next) until every one is
-    finished or cannot beat the best path (``best_len``): a search whose share runs out has its path
-    probed (``aside``) and is split (``split``, `_split`), and the new search's first
-    moves are probed too. ``run`` goes on with a search for a share of nodes and says
-    whether it finished; the searches are the pure solver's stacks or the compiled
-    loop's, and these functions work on either kind."""
+    finished or cannot beat the best path (``best_len``): a search whose share runs out
+    has its path probed (``aside``) and is split (``split``, `_split`), and the new
+    search's first moves are probed too. ``run`` goes on with a search for a share of
+    nodes and says whether it finished. The searches are the pure solver's stacks or the
+    compiled loop's; these functions work on either kind."""
     share = float(ROOT_SHARE)
     while searches:
         left = []

@@ -16,8 +16,10 @@ thousands), and a search with either makes the same moves. Pure Python stays the
 install; set ``LIGHTCYCLE_NATIVE=0`` to use it even where numba is installed.
 
 The endgame solver (`endgame.solve_fill`) has compiled copies of the same kind: its
-chamber bound and forced-edge refutation (`_native_endgame`), and its moves with their
-dead-end bounds and its greedy fill (`_native_fill`).
+chamber bound and forced-edge refutation (`_native_endgame`), its moves with their
+dead-end bounds and its greedy fill (`_native_fill`), `lengthen` (`_native_lengthen`),
+and each interleaved search's depth-first loop with its probes (`_native_search`), which
+hands back to the solver for what stays in Python.
 
 Numba compiles on first import (a few seconds) and caches the machine code next to the
 kernels or in its user cache, so later processes load it in about a second. The
@@ -83,7 +85,7 @@ class Searcher(Protocol):
     ) -> None:
         """Reset for a new solve."""
 
-    def probe(self, s: Any, head: int, rotations: int) -> tuple[int, int]:
+    def probe(self, s: Search, head: int, rotations: int) -> tuple[int, int]:
         """A probe of a search's path: its length completed and lengthened, and how many
         cells the greedy fill added (the path: `probed_path`)."""
 
@@ -96,7 +98,7 @@ class Searcher(Protocol):
     def begin(self, share: int) -> None:
         """Start a search's turn of ``share`` nodes."""
 
-    def run(self, s: Any, nodes: int, best_len: int, found: bool) -> tuple[int, int, int, bool]:
+    def run(self, s: Search, nodes: int, best_len: int, found: bool) -> tuple[int, int, int, bool]:
         """Run a search to its next event; the event and the solver's counts after it."""
 
     def best_path(self) -> list[int]:
@@ -153,8 +155,8 @@ def _load() -> ModuleType | None:
 def _load_endgame() -> None:
     """Load (or compile) the endgame solver's kernels with the evaluation's, so that the
     bots, which ask for `available` when they are made, never compile in a timed move.
-    Where they cannot be compiled the solver stays pure (`chain_bound_for` and
-    `fill_for` are ``None``)."""
+    Where they cannot be compiled the solver stays pure (`chain_bound_for`,
+    `fill_for`, `searcher_for` and `lengthen_for` are ``None``)."""
     global _endgame, _fill, _search, _lengthen
     try:
         from lightcycle.bots.search import (
@@ -165,9 +167,9 @@ def _load_endgame() -> None:
         )
     except Exception:  # a platform numba cannot compile for: stay pure
         return
-    _lengthen = _native_lengthen
     _endgame = _native_endgame
     _fill = _native_fill
+    _lengthen = _native_lengthen
     _search = _native_search
 
 
