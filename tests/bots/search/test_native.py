@@ -67,7 +67,8 @@ def _check(k: Kernel, positions: list[tuple[int, int, int]]) -> int:
     ("width", "height", "wrap"),
     [(1, 1, False), (2, 1, False), (1, 7, False), (5, 4, False), (15, 15, False),
      (30, 30, False), (64, 3, False), (2, 2, True), (1, 6, True), (2, 9, True),
-     (6, 6, True), (7, 5, True), (20, 20, True)],
+     (6, 6, True), (7, 5, True), (20, 20, True), (56, 6, False), (57, 4, False),
+     (56, 5, True)],
 )  # fmt: skip
 def test_compiled_evaluation_equals_the_pure_one_on_grids(
     width: int, height: int, wrap: bool
@@ -78,6 +79,33 @@ def test_compiled_evaluation_equals_the_pure_one_on_grids(
     split = _check(k, positions)
     if k.size >= 20:
         assert 0 < split < len(positions)  # both kinds of position were checked
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "wrap"),
+    [(1, 5, False), (3, 3, False), (5, 4, False), (30, 30, False), (56, 6, False),
+     (1, 6, True), (2, 9, True), (3, 7, True), (7, 5, True), (56, 5, True)],
+)  # fmt: skip
+def test_the_row_by_row_evaluation_equals_the_cell_by_cell_one(
+    width: int, height: int, wrap: bool
+) -> None:
+    """Grids up to `ROW_BITS` wide are evaluated row by row; the same position and
+    options evaluated cell by cell (as graphs and wider grids are) give the same value."""
+    kernels = native._load()
+    assert kernels is not None
+    k = Kernel(GridTopology(width, height, wrap))
+    moves = native._edge_moves(k)
+    rng = random.Random(width * 100 + height + wrap)
+    positions = _positions(rng, k, 60)
+    for options in OPTIONS:
+        values = []
+        for grid in ((width, height, wrap), None):
+            evaluate = kernels.evaluator_for(
+                k.neighbours, moves, k.size, k.black, options.chambers, options.chamber_cells,
+                options.fill_cells, options.edge_weight, 1000, grid,
+            )  # fmt: skip
+            values.append([evaluate(a, b, occ) for a, b, occ in positions])
+        assert values[0] == values[1], options
 
 
 def test_compiled_evaluation_equals_the_pure_one_on_graphs() -> None:

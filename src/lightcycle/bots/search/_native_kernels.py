@@ -249,6 +249,206 @@ def _parity(region: np.ndarray, head: int, black: np.ndarray, parity: bool) -> i
     return min(size, capped)
 
 
+ROW_BITS = 56
+"""The widest grid whose rows `_evaluate` holds as one int64 each (a row's bits are
+read from the position's bytes 8 at a time, from any bit offset 0-7)."""
+
+_GEOMETRY = 6
+"""Where `evaluator_for`'s parameters give the row layout: width (0: cell by cell),
+height, wrap; each cell's checkerboard colour follows."""
+
+
+@njit(types.int64(types.int64), cache=True, nogil=True, inline="always")
+def _ones(x: int) -> int:
+    """The set bits of a non-negative int64 below 2**63 (no popcount in numba)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
+
+
+@njit(
+    types.int64(types.int64, types.int64, types.int64, types.boolean),
+    cache=True,
+    nogil=True,
+    inline="always",
+)
+def _beside(row: int, width: int, mask: int, wrap: bool) -> int:
+    """The cells left and right of a row's set bits (a torus wraps round)."""
+    if wrap:
+        return ((row << 1) | (row >> (width - 1)) | (row >> 1) | (row << (width - 1))) & mask
+    return ((row << 1) | (row >> 1)) & mask
+
+
+@njit(
+    types.int64(types.int64, types.int64, types.int64, types.boolean),
+    cache=True,
+    nogil=True,
+    inline="always",
+)
+def _next_row(y: int, step: int, height: int, wrap: bool) -> int:
+    """The row ``step`` (1 or -1) from row ``y``, or -1 off a walled grid's edge."""
+    z = y + step
+    if 0 <= z < height:
+        return z
+    return z % height if wrap else -1
+
+
+@njit(_CELLS(types.int64[::1], types.int64, types.int64), cache=True, nogil=True)
+def _row_cells(rows: np.ndarray, width: int, size: int) -> np.ndarray:
+    """Rows of bits as one byte per cell, 1 where set."""
+    out = np.zeros(size, np.uint8)
+    for y in range(rows.shape[0]):
+        r = rows[y]
+        x = 0
+        while r:
+            if r & 1:
+                out[y * width + x] = 1
+            r >>= 1
+            x += 1
+    return out
+
+
+@njit(
+    types.int64(
+        _TABLE, types.int64[::1], types.Bytes(types.uint8, 1, "C"), types.int64, types.int64
+    ),
+    cache=True,
+    nogil=True,
+)
+def _evaluate_rows(nbrs: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: int) -> int:
+    """`_evaluate` on a grid at most `ROW_BITS` wide, bit-parallel like the pure
+    `Kernel.voronoi`: each row is one int64, so a layer of both breadth-first searches is
+    a few shifts per row instead of a visit per cell (3-4 times faster on an open 30x30
+    board). Walled grids and tori alike: a torus rotates its rows and wraps its columns."""
+    parity = params[0] != 0
+    chambers = params[1] != 0
+    chamber_cells = params[2]
+    fill_cells = params[3]
+    edge_weight = params[4]
+    separated = params[5]
+    w = params[_GEOMETRY]
+    h = params[_GEOMETRY + 1]
+    wrap = params[_GEOMETRY + 2] != 0
+    black = params[_GEOMETRY + 3 :]
+    size = w * h
+    mask = (1 << w) - 1
+    nbytes = len(occ)
+    free = np.empty(h, np.int64)
+    nfree = 0
+    for y in range(h):
+        start = y * w
+        first = start >> 3
+        v = 0
+        for i in range(min(8, nbytes - first)):
+            v |= np.int64(occ[first + i]) << (8 * i)
+        free[y] = ~(v >> (start & 7)) & mask
+        nfree += _ones(free[y])
+    avail = free.copy()
+    fa = np.zeros(h, np.int64)
+    fb = np.zeros(h, np.int64)
+    na = np.empty(h, np.int64)
+    nb = np.empty(h, np.int64)
+    ta = np.zeros(h, np.int64)
+    tb = np.zeros(h, np.int64)
+    fa[a // w] = 1 << (a % w)
+    fb[b // w] = 1 << (b % w)
+    neutral = False
+    going = True
+    while going:
+        going = False
+        for y in range(h):
+            up = _next_row(y, -1, h, wrap)
+            down = _next_row(y, 1, h, wrap)
+            xa = _beside(fa[y], w, mask, wrap)
+            xb = _beside(fb[y], w, mask, wrap)
+            if up >= 0:
+                xa |= fa[up]
+                xb |= fb[up]
+            if down >= 0:
+                xa |= fa[down]
+                xb |= fb[down]
+            room = avail[y]
+            xa &= room
+            xb &= room
+            avail[y] = room & ~(xa | xb)
+            both = xa & xb
+            if both:
+                neutral = True
+                xa ^= both
+                xb ^= both
+            na[y] = xa
+            nb[y] = xb
+            ta[y] |= xa
+            tb[y] |= xb
+            if xa | xb:
+                going = True
+        fa, na = na, fa
+        fb, nb = nb, fb
+    # the heads' cells, for the touch test and the edge count
+    ya, xa_ = a // w, a % w
+    yb, xb_ = b // w, b % w
+    if not neutral:
+        # separated unless a's side (head included) touches one of b's cells
+        touching = False
+        for y in range(h):
+            r = ta[y] | ((1 << xa_) if y == ya else 0)
+            for z in (y, _next_row(y, -1, h, wrap), _next_row(y, 1, h, wrap)):
+                if z >= 0:
+                    other = tb[z] | ((1 << xb_) if z == yb else 0)
+                    if (_beside(r, w, mask, wrap) if z == y else r) & other:
+                        touching = True
+            if touching:
+                break
+        if not touching:
+            ma = _row_cells(ta, w, size)
+            mb = _row_cells(tb, w, size)
+            sa_ = 0
+            sb_ = 0
+            for y in range(h):
+                sa_ += _ones(ta[y])
+                sb_ += _ones(tb[y])
+            if chambers and sa_ <= fill_cells:
+                fa_ = _chain(nbrs, ma, a, black, parity)
+            else:
+                fa_ = _parity(ma, a, black, parity)
+            if chambers and sb_ <= fill_cells:
+                fb_ = _chain(nbrs, mb, b, black, parity)
+            else:
+                fb_ = _parity(mb, b, black, parity)
+            return int(separated * (fa_ - fb_))
+    if chambers and nfree <= chamber_cells:
+        value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
+            nbrs, _row_cells(tb, w, size), b, black, parity
+        )
+    else:
+        value = 0
+        for y in range(h):
+            value += _ones(ta[y]) - _ones(tb[y])
+    if edge_weight:
+        # each territory cell's moves into a free cell or a head (`Kernel.edges`)
+        room = free  # no longer needed as the free set
+        room[ya] |= 1 << xa_
+        room[yb] |= 1 << xb_
+        ea = 0
+        eb = 0
+        for y in range(h):
+            r = room[y]
+            if wrap:
+                across = (((r >> 1) | (r << (w - 1))) & mask, ((r << 1) | (r >> (w - 1))) & mask)
+            else:
+                across = (r >> 1, (r << 1) & mask)
+            for z in (_next_row(y, -1, h, wrap), _next_row(y, 1, h, wrap)):
+                if z >= 0:
+                    ea += _ones(ta[y] & room[z])
+                    eb += _ones(tb[y] & room[z])
+            for side in across:
+                ea += _ones(ta[y] & side)
+                eb += _ones(tb[y] & side)
+        value += edge_weight * (ea - eb)
+    return value
+
+
 @njit(
     types.int64(
         _TABLE, _TABLE, types.int64[::1], types.Bytes(types.uint8, 1, "C"), types.int64, types.int64
@@ -267,13 +467,15 @@ def _evaluate(
     search's options (see `evaluator_for`) followed by each cell's checkerboard colour;
     ``occ`` is the blocked cells' bitboard, little-endian bytes.
     """
+    if params[_GEOMETRY] > 0:
+        return _evaluate_rows(nbrs, params, occ, a, b)
     parity = params[0] != 0
     chambers = params[1] != 0
     chamber_cells = params[2]
     fill_cells = params[3]
     edge_weight = params[4]
     separated = params[5]
-    black = params[6:]
+    black = params[_GEOMETRY + 3 :]
     size = nbrs.shape[0]
     width = nbrs.shape[1]
     free = np.empty(size, np.uint8)
@@ -414,13 +616,20 @@ def evaluator_for(
     fill_cells: int,
     edge_weight: int,
     separated: int,
+    grid: tuple[int, int, bool] | None = None,
 ) -> Callable[[int, int, int], int]:
     """``evaluate(a, b, occ)`` on one board with one search's options: the tables are
     made once, and a call passes only the position (each argument of a compiled call
-    costs a fraction of a microsecond to check)."""
+    costs a fraction of a microsecond to check).
+
+    ``grid``: the board's width, height and wrap where it is a grid at most `ROW_BITS`
+    wide (evaluated row by row, bit-parallel); ``None`` evaluates cell by cell.
+    """
     table = _table(neighbours)
     move_table = _table(moves)
     options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
+    width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
+    options += [width, height, wrap]
     params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))
     nbytes = (size + 7) // 8
     compiled = _evaluate

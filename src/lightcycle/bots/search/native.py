@@ -200,8 +200,17 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
         options.fill_cells,
         options.edge_weight,
         separated,
+        _grid(kernel),
     )
     return evaluate
+
+
+def _grid(kernel: Kernel) -> tuple[int, int, bool] | None:
+    """The board's width, height and wrap if it is a grid (``None`` for a graph)."""
+    topology = kernel.topology
+    if not isinstance(topology, GridTopology):
+        return None
+    return topology.width, topology.height, topology.wrap
 
 
 def _edge_moves(kernel: Kernel) -> list[list[int]]:
