@@ -117,7 +117,9 @@ def test_medium_is_a_capped_search_without_strongs_extras() -> None:
     bot = Medium()  # on its clock: a 3-joint-move search finishes well within it
     bot.move(pos.view())
     assert bot.depths and max(bot.depths) <= 6
-    assert bot._search is not None and not bot._search.table
+    search = bot._search
+    assert search is not None and not search.table
+    assert search._compiled is None or search._compiled.entries() == 0
 
 
 def test_a_move_leaves_no_cyclic_garbage() -> None:

@@ -310,13 +310,16 @@ def _row_cells(rows: np.ndarray, width: int, size: int) -> np.ndarray:
 
 
 @njit(
-    types.int64(
-        _TABLE, types.int64[::1], types.Bytes(types.uint8, 1, "C"), types.int64, types.int64
-    ),
+    [
+        types.int64(_TABLE, types.int64[::1], bits, types.int64, types.int64)
+        for bits in (types.Bytes(types.uint8, 1, "C"), _CELLS)
+    ],
     cache=True,
     nogil=True,
 )
-def _evaluate_rows(nbrs: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: int) -> int:
+def _evaluate_rows(
+    nbrs: np.ndarray, params: np.ndarray, occ: bytes | np.ndarray, a: int, b: int
+) -> int:
     """`_evaluate` on a grid at most `ROW_BITS` wide, bit-parallel like the pure
     `Kernel.voronoi`: each row is one int64, so a layer of both breadth-first searches is
     a few shifts per row instead of a visit per cell (3-4 times faster on an open 30x30
@@ -341,7 +344,7 @@ def _evaluate_rows(nbrs: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: 
         first = start >> 3
         v = 0
         for i in range(min(8, nbytes - first)):
-            v |= np.int64(occ[first + i]) << (8 * i)
+            v |= int(occ[first + i]) << (8 * i)
         free[y] = ~(v >> (start & 7)) & mask
         nfree += _ones(free[y])
     avail = free.copy()
@@ -450,14 +453,15 @@ def _evaluate_rows(nbrs: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: 
 
 
 @njit(
-    types.int64(
-        _TABLE, _TABLE, types.int64[::1], types.Bytes(types.uint8, 1, "C"), types.int64, types.int64
-    ),
+    [
+        types.int64(_TABLE, _TABLE, types.int64[::1], bits, types.int64, types.int64)
+        for bits in (types.Bytes(types.uint8, 1, "C"), _CELLS)
+    ],
     cache=True,
     nogil=True,
 )
 def _evaluate(
-    nbrs: np.ndarray, moves: np.ndarray, params: np.ndarray, occ: bytes, a: int, b: int
+    nbrs: np.ndarray, moves: np.ndarray, params: np.ndarray, occ: bytes | np.ndarray, a: int, b: int
 ) -> int:
     """`duel.DuelSearch.evaluate`: Voronoi territories (a cell both reach at the same
     distance is neutral and stops both), then the separated value, or the chamber bounds
@@ -606,6 +610,29 @@ def _cells(bits: int | None, size: int) -> np.ndarray:
     return out
 
 
+def evaluation_tables(
+    neighbours: Sequence[Sequence[int]],
+    moves: Sequence[Sequence[int]],
+    size: int,
+    black: int | None,
+    chambers: bool,
+    chamber_cells: int,
+    fill_cells: int,
+    edge_weight: int,
+    separated: int,
+    grid: tuple[int, int, bool] | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_evaluate`'s first three arguments: the neighbour table, the move table and the
+    parameters (the options, the row layout, each cell's colour); see `evaluator_for`."""
+    table = _table(neighbours)
+    move_table = _table(moves)
+    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
+    width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
+    options += [width, height, wrap]
+    params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))
+    return table, move_table, params
+
+
 def evaluator_for(
     neighbours: Sequence[Sequence[int]],
     moves: Sequence[Sequence[int]],
@@ -625,12 +652,10 @@ def evaluator_for(
     ``grid``: the board's width, height and wrap where it is a grid at most `ROW_BITS`
     wide (evaluated row by row, bit-parallel); ``None`` evaluates cell by cell.
     """
-    table = _table(neighbours)
-    move_table = _table(moves)
-    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
-    width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
-    options += [width, height, wrap]
-    params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))
+    table, move_table, params = evaluation_tables(
+        neighbours, moves, size, black, chambers, chamber_cells, fill_cells, edge_weight,
+        separated, grid,
+    )  # fmt: skip
     nbytes = (size + 7) // 8
     compiled = _evaluate
 

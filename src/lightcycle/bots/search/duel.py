@@ -133,9 +133,10 @@ class DuelSearch:
         """Args:
         kernel: the board's kernel.
         options: the search's knobs (default `SearchOptions()`).
-        compiled: evaluate with the compiled copy of `evaluate` where the ``fast`` extra
-            is installed (`native`: the same values, several times faster); false keeps
-            the pure-Python one.
+        compiled: where the ``fast`` extra is installed, evaluate with the compiled
+            copy of `evaluate` and search below the root with the compiled alpha-beta
+            (`native`: the same values and nodes, several times faster); false keeps
+            the pure-Python ones.
         """
         self.kernel = kernel
         self.options = options or SearchOptions()
@@ -144,6 +145,7 @@ class DuelSearch:
         fast = native.evaluator(kernel, self.options, SEPARATED) if compiled else None
         if fast is not None:
             self.evaluate = fast  # type: ignore[method-assign,assignment]
+        self._compiled = native.duel_for(kernel, self.options, SEPARATED) if compiled else None
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, a: int, b: int, occ: int) -> int:
@@ -203,6 +205,11 @@ class DuelSearch:
         table = self.table if opts.tt else None
         if table is not None and len(table) > TABLE_LIMIT:
             table.clear()
+        compiled = self._compiled
+        if compiled is not None:
+            if opts.tt and compiled.entries() > TABLE_LIMIT:
+                compiled.clear()
+            compiled.begin(occ, node_limit)
         killers_a: dict[int, int] = {}
         killers_b: dict[int, int] = {}
         use_killers = opts.killers
@@ -326,7 +333,14 @@ class DuelSearch:
                     return SearchResult(order[0], WIN, plies, nodes)
                 iter_best = order[0]
                 for ma in order:
-                    v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
+                    if compiled is None:
+                        v = min_node(a, b, occ, ma, bm, depth, alpha, WIN + 1, 0)
+                    else:
+                        value = compiled.min_root(ma, bm, depth, alpha, WIN + 1, out_of_time)
+                        nodes = compiled.nodes
+                        if value is None:
+                            raise _Abort
+                        v = value
                     values[ma] = v
                     if v > alpha:
                         alpha = v

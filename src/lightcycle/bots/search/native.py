@@ -105,6 +105,35 @@ class Searcher(Protocol):
         """The longest path the loop found."""
 
 
+class Duel(Protocol):
+    """The compiled alpha-beta below `DuelSearch.search`'s root moves, on one board with
+    one search's options (`duel_for`)."""
+
+    nodes: int
+    """Nodes searched since `begin`."""
+
+    def entries(self) -> int:
+        """Positions in its transposition table."""
+
+    def clear(self) -> None:
+        """Empty its transposition table."""
+
+    def begin(self, occ: int, node_limit: int | None) -> None:
+        """Start a search of the board ``occ``."""
+
+    def min_root(
+        self,
+        ma: int,
+        bm: list[int],
+        depth: int,
+        alpha: int,
+        beta: int,
+        out_of_time: Callable[[], bool] | None,
+    ) -> int | None:
+        """The root's ``min_node`` for the move ``ma``: its value, or ``None`` when the
+        node budget or the clock ran out."""
+
+
 class Lengthen(Protocol):
     """The compiled `lengthen.lengthen` on one board (`lengthen_for`)."""
 
@@ -129,6 +158,7 @@ _endgame: ModuleType | None = None
 _fill: ModuleType | None = None
 _search: ModuleType | None = None
 _lengthen: ModuleType | None = None
+_duel: ModuleType | None = None
 
 
 def _load() -> ModuleType | None:
@@ -157,9 +187,10 @@ def _load_endgame() -> None:
     bots, which ask for `available` when they are made, never compile in a timed move.
     Where they cannot be compiled the solver stays pure (`chain_bound_for`,
     `fill_for`, `searcher_for` and `lengthen_for` are ``None``)."""
-    global _endgame, _fill, _search, _lengthen
+    global _endgame, _fill, _search, _lengthen, _duel
     try:
         from lightcycle.bots.search import (
+            _native_duel,
             _native_endgame,
             _native_fill,
             _native_lengthen,
@@ -171,6 +202,7 @@ def _load_endgame() -> None:
     _fill = _native_fill
     _lengthen = _native_lengthen
     _search = _native_search
+    _duel = _native_duel
 
 
 def available() -> bool:
@@ -203,6 +235,30 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
         _grid(kernel),
     )
     return evaluate
+
+
+def duel_for(kernel: Kernel, options: SearchOptions, separated: int) -> Duel | None:
+    """The compiled alpha-beta of `DuelSearch.search` below its root moves, with the
+    compiled evaluation (the same nodes and values, several times faster), or ``None``
+    without numba."""
+    kernels = _load()
+    if kernels is None or _duel is None:
+        return None
+    tables = kernels.evaluation_tables(
+        kernel.neighbours,
+        _edge_moves(kernel),
+        kernel.size,
+        kernel.black,
+        options.chambers,
+        options.chamber_cells,
+        options.fill_cells,
+        options.edge_weight,
+        separated,
+        _grid(kernel),
+    )
+    levels = 2 * options.max_depth + 2
+    duel: Duel = _duel.Duel(tables, kernel.size, levels, options.tt, options.killers, options.draw)
+    return duel
 
 
 def _grid(kernel: Kernel) -> tuple[int, int, bool] | None:
