@@ -77,21 +77,23 @@ def zobrist(occ: np.ndarray, zob: np.ndarray) -> int:
     return h
 
 
-@njit(_I64(_V64, _KEYS, _U8, _I64, _I64), cache=True, nogil=True)
-def _slot(t_ab: np.ndarray, t_occ: np.ndarray, occ: np.ndarray, ab: int, h: int) -> int:
+@njit(_I64(_V64, _V64, _KEYS, _U8, _I64, _I64), cache=True, nogil=True)
+def _slot(
+    slots: np.ndarray, t_ab: np.ndarray, t_occ: np.ndarray, occ: np.ndarray, ab: int, h: int
+) -> int:
     """The slot of the position (board ``occ``, heads ``ab``, hash ``h``) in the table:
-    where it is, or the empty slot where it would go."""
-    mask: int = t_ab.shape[0] - 1  # a power of two
+    the one holding its entry, or the empty one where it would go."""
+    mask: int = slots.shape[0] - 1  # a power of two
     i: int = h & mask
     nb = occ.shape[0]
     while True:
-        k = t_ab[i]
-        if k < 0:
+        e = slots[i]
+        if e < 0:
             return i
-        if k == ab:
+        if t_ab[e] == ab:
             same = True
             for j in range(nb):
-                if t_occ[i, j] != occ[j]:
+                if t_occ[e, j] != occ[j]:
                     same = False
                     break
             if same:
@@ -99,29 +101,15 @@ def _slot(t_ab: np.ndarray, t_occ: np.ndarray, occ: np.ndarray, ab: int, h: int)
         i = (i + 1) & mask
 
 
-@njit(types.void(_V64, _V64, _KEYS, _V64, _V64, _V64, _KEYS, _V64), cache=True, nogil=True)
-def rehash(
-    old_ab: np.ndarray,
-    old_val: np.ndarray,
-    old_occ: np.ndarray,
-    old_hash: np.ndarray,
-    t_ab: np.ndarray,
-    t_val: np.ndarray,
-    t_occ: np.ndarray,
-    t_hash: np.ndarray,
-) -> None:
-    """Move every entry of a full table into a larger, empty one."""
-    mask = t_ab.shape[0] - 1
-    for s in range(old_ab.shape[0]):
-        if old_ab[s] < 0:
-            continue
-        i = old_hash[s] & mask
-        while t_ab[i] >= 0:
+@njit(types.void(_V64, _V64, _I64), cache=True, nogil=True)
+def reslot(slots: np.ndarray, t_hash: np.ndarray, count: int) -> None:
+    """Fill an empty, larger slot array with the first ``count`` entries."""
+    mask = slots.shape[0] - 1
+    for e in range(count):
+        i = t_hash[e] & mask
+        while slots[i] >= 0:
             i = (i + 1) & mask
-        t_ab[i] = old_ab[s]
-        t_val[i] = old_val[s]
-        t_hash[i] = old_hash[s]
-        t_occ[i, :] = old_occ[s, :]
+        slots[i] = e
 
 
 @njit(types.void(_M64, _M64, _V64, _I64, _I64, _I64), cache=True, nogil=True, inline="always")
@@ -148,8 +136,8 @@ def _order(
 
 
 @njit(
-    _I64(_TABLE, _TABLE, _V64, _U8, _V64, _V64, _V64, _V64, _V64, _KEYS, _V64, _M64, _M64,
-         _M64, _M64, _M64, _V64),
+    _I64(_TABLE, _TABLE, _V64, _U8, _V64, _V64, _V64, _V64, _V64, _V64, _KEYS, _V64, _M64,
+         _M64, _M64, _M64, _M64, _V64),
     cache=True,
     nogil=True,
 )  # fmt: skip
@@ -161,6 +149,7 @@ def _run(
     zob: np.ndarray,
     za: np.ndarray,
     zb: np.ndarray,
+    slots: np.ndarray,
     t_ab: np.ndarray,
     t_val: np.ndarray,
     t_occ: np.ndarray,
@@ -273,9 +262,9 @@ def _run(
                     first = -1
                     if use_tt:
                         h = state[HASH] ^ za[a] ^ zb[b]
-                        s = _slot(t_ab, t_occ, occ, (a << 16) | b, h)
-                        if t_ab[s] >= 0:
-                            entry = t_val[s]
+                        e = slots[_slot(slots, t_ab, t_occ, occ, (a << 16) | b, h)]
+                        if e >= 0:
+                            entry = t_val[e]
                             first = entry & 0xFFFF
                             e_flag = ((entry >> 16) & 3) - 1
                             e_depth = (entry >> 18) & 0xFF
@@ -323,17 +312,20 @@ def _run(
                 value = frames[level, _BEST]
                 if use_tt:
                     h = state[HASH] ^ za[a] ^ zb[b]
-                    s = _slot(t_ab, t_occ, occ, (a << 16) | b, h)
-                    if t_ab[s] < 0:
-                        if 4 * (state[COUNT] + 1) > 3 * t_ab.shape[0]:
+                    s = _slot(slots, t_ab, t_occ, occ, (a << 16) | b, h)
+                    e = slots[s]
+                    if e < 0:
+                        e = state[COUNT]
+                        if e == t_ab.shape[0] or 2 * (e + 1) > slots.shape[0]:
                             return FULL  # resumed here once the table is larger
-                        state[COUNT] += 1
-                        t_ab[s] = (a << 16) | b
-                        t_hash[s] = h
-                        t_occ[s, :] = occ
+                        state[COUNT] = e + 1
+                        slots[s] = e
+                        t_ab[e] = (a << 16) | b
+                        t_hash[e] = h
+                        t_occ[e, :] = occ
                     beta = frames[level, _BETA]
                     flag = 1 if value >= beta else (-1 if value <= frames[level, _A0] else 0)
-                    t_val[s] = (
+                    t_val[e] = (
                         ((value + _VALUE_BIAS) << 26)
                         | (min(depth, 255) << 18)
                         | ((flag + 1) << 16)
@@ -373,6 +365,7 @@ class Duel:
         tt: bool,
         killers: bool,
         draw: int,
+        entries: int,
     ) -> None:
         """Args:
         tables: the evaluation's neighbour table, move table and parameters
@@ -380,6 +373,10 @@ class Duel:
         size: the board's cells.
         levels: the stack's depth (two frames per joint move, and the root's).
         tt, killers, draw: the search's options.
+        entries: the table's first room, in positions. Make it what a game keeps (the
+            table is cleared past `duel.TABLE_LIMIT`) and a move adds: growing it copies
+            every entry, tens of milliseconds on a big board, in some move's time.
+            Its memory is taken up only as entries are written, in order.
         """
         self.nbrs, self.emoves, self.params = tables
         width = self.nbrs.shape[1]
@@ -398,14 +395,27 @@ class Duel:
         self.state[USE_TT] = tt
         self.state[USE_KILLERS] = killers
         self.occ = np.zeros(self.nbytes, np.uint8)
-        self._table(1 << 12)
+        # the entries, in the order written, and the hashed slots that point at them
+        self.t_ab = np.zeros(entries, np.int64)
+        self.t_val = np.zeros(entries, np.int64)
+        self.t_hash = np.zeros(entries, np.int64)
+        self.t_occ = np.zeros((entries, self.nbytes), np.uint8)
+        self.slots = np.full(1 << (2 * entries - 1).bit_length(), -1, np.int64)
 
-    def _table(self, capacity: int) -> None:
-        self.t_ab = np.full(capacity, -1, np.int64)
-        self.t_val = np.zeros(capacity, np.int64)
-        self.t_hash = np.zeros(capacity, np.int64)
-        self.t_occ = np.zeros((capacity, self.nbytes), np.uint8)
-        self.state[COUNT] = 0
+    def _grow(self) -> None:
+        """Room for more entries: twice the entries if they are full, twice the slots
+        if they are half full."""
+        count = int(self.state[COUNT])
+        if count == len(self.t_ab):
+            grown = 2 * count
+            for name in ("t_ab", "t_val", "t_hash", "t_occ"):
+                old = getattr(self, name)
+                new = np.zeros((grown, *old.shape[1:]), old.dtype)
+                new[:count] = old
+                setattr(self, name, new)
+        if 2 * (count + 1) > len(self.slots):
+            self.slots = np.full(2 * len(self.slots), -1, np.int64)
+            reslot(self.slots, self.t_hash, count)
 
     def entries(self) -> int:
         """Positions in the table."""
@@ -413,7 +423,7 @@ class Duel:
 
     def clear(self) -> None:
         """Empty the table (keeping its size)."""
-        self.t_ab.fill(-1)
+        self.slots.fill(-1)
         self.state[COUNT] = 0
 
     def begin(self, occ: int, node_limit: int | None) -> None:
@@ -460,7 +470,7 @@ class Duel:
         while True:
             event = _run(
                 self.nbrs, self.emoves, self.params, self.occ, self.zob, self.za, self.zb,
-                self.t_ab, self.t_val, self.t_occ, self.t_hash, self.killers, self.hist,
+                self.slots, self.t_ab, self.t_val, self.t_occ, self.t_hash, self.killers, self.hist,
                 frames, self.fmoves, self.fbm, self.state,
             )  # fmt: skip
             if event == DONE:
@@ -471,11 +481,7 @@ class Duel:
                 if out_of_time is not None and out_of_time():
                     return None
             else:  # FULL
-                old = (self.t_ab, self.t_val, self.t_occ, self.t_hash)
-                count = self.state[COUNT]
-                self._table(2 * len(self.t_ab))
-                rehash(*old, self.t_ab, self.t_val, self.t_occ, self.t_hash)
-                self.state[COUNT] = count
+                self._grow()
 
 
 @njit(types.void(_M64, _M64, _V64, _I64), cache=True, nogil=True)

@@ -237,10 +237,10 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
     return evaluate
 
 
-def duel_for(kernel: Kernel, options: SearchOptions, separated: int) -> Duel | None:
+def duel_for(kernel: Kernel, options: SearchOptions, separated: int, entries: int) -> Duel | None:
     """The compiled alpha-beta of `DuelSearch.search` below its root moves, with the
     compiled evaluation (the same nodes and values, several times faster), or ``None``
-    without numba."""
+    without numba. ``entries``: its table's first room, in positions."""
     kernels = _load()
     if kernels is None or _duel is None:
         return None
@@ -257,7 +257,9 @@ def duel_for(kernel: Kernel, options: SearchOptions, separated: int) -> Duel | N
         _grid(kernel),
     )
     levels = 2 * options.max_depth + 2
-    duel: Duel = _duel.Duel(tables, kernel.size, levels, options.tt, options.killers, options.draw)
+    duel: Duel = _duel.Duel(
+        tables, kernel.size, levels, options.tt, options.killers, options.draw, entries
+    )
     return duel
 
 
