@@ -10,8 +10,9 @@ Three measurements, each against a baseline measured in the same run:
   a single region); the optimum of each is proven by an unlimited solve first, then the
   endgame solver gets 100 ms: how often it reaches the optimum and how often it also
   proves it, against the greedy wall-hugging fill as the baseline.
-- ``native``: the compiled evaluation (``pip install 'lightcycle[fast]'``) against the
-  pure-Python one, the baseline, on open 30x30 boards in the opening and on tight
+- ``native``: the compiled duel search (``pip install 'lightcycle[fast]'``: its
+  evaluation and its alpha-beta below the root) against the pure-Python one, the
+  baseline, on open 30x30 boards in the opening and on tight
   15x15 rooms after 6-30 turns (where the evaluation bounds territories by the chamber
   tree): the search's time for the same node budget (and that its result is
   identical), and the plies each completes in 100 ms; then the endgame solver with its
@@ -125,11 +126,11 @@ def bench_depth(positions: int, seed: int) -> dict[str, float]:
 
 
 def bench_native(positions: int, seed: int) -> dict[str, float]:
-    """The compiled evaluation against the pure one: search time for 2,000 nodes (same
+    """The compiled search against the pure one: search time for 2,000 nodes (same
     result required) and plies completed in 100 ms, on open 30x30 boards in the opening
     and on tight 15x15 rooms."""
     if not native.available():
-        raise SystemExit(f"the compiled evaluation is not in use: {native.why_not()}")
+        raise SystemExit(f"the compiled search is not in use: {native.why_not()}")
     out: dict[str, float] = {}
     for label, board, turns in (("open30", "arena-30", (0, 20)), ("tight15", "arena-15", (6, 30))):
         views = _opening_positions(positions, seed, board, turns)
@@ -321,8 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--prove-seconds", type=float, default=20.0)
     nat = sub.add_parser(
         "native",
-        help="compiled evaluation and endgame (the fast extra) against pure Python",
-        description="The compiled evaluation against the pure one, same run: search time "
+        help="compiled duel search and endgame (the fast extra) against pure Python",
+        description="The compiled duel search against the pure one, same run: search time "
         "for 2,000 nodes (identical results required) and plies in 100 ms, on open 30x30 "
         "and tight 15x15 boards; then the endgame solver, compiled against pure, on 120 "
         "bench rooms at 1,500 nodes (identical fills required). Needs numba (pip install "

@@ -16,6 +16,9 @@ What makes it deep enough in pure Python:
 - a bit-parallel evaluation (`Kernel.voronoi`), whose cost grows with the board's
   diameter rather than its area.
 
+With the ``fast`` extra (`native`) the evaluation and everything below the root's moves
+run compiled, node for node the same search, several times faster.
+
 The evaluation is the Voronoi territory difference: cells each cycle reaches first, plus
 the moves inside each territory (``edge_weight`` per free neighbour of its cells: open
 space beats a corridor of as many cells). When the board is tight it counts only the

@@ -1,19 +1,22 @@
-"""The duel evaluation in machine code, when the optional ``fast`` extra is installed.
+"""The duel search in machine code, when the optional ``fast`` extra is installed.
 
-`DuelSearch.evaluate` is what the search spends its time in: a Voronoi split of the
-board, and on tight boards a depth-first pass over each territory (the chamber bound).
-In pure Python that is about 25 microseconds a leaf on an open 30x30 board and 200 on a
-tight 15x15 room, where the chamber bound is nine tenths of the search's time: the plies
-that separate strong from the best programs of the 2010 contest on small maps. Compiled
-with numba (``pip install 'lightcycle[fast]'``) the same evaluation takes a few
-microseconds.
+`DuelSearch.evaluate` is what the pure search spends most of its time in: a Voronoi
+split of the board, and on tight boards a depth-first pass over each territory (the
+chamber bound). In pure Python that is about 25 microseconds a leaf on an open 30x30
+board and 200 on a tight 15x15 room. Compiled with numba (``pip install
+'lightcycle[fast]'``) the same evaluation takes a few microseconds (a grid up to 56
+cells wide is held a row per int64, so a layer of the Voronoi split is a few shifts a
+row), and then the alpha-beta loop around it is most of the time: that is compiled too
+(`_native_duel`), below the root's moves, which stay in `DuelSearch.search`.
 
 The issue allows a compiled kernel only as an extra with a pure-Python fallback that
 plays the same moves for the same node budget. So `_native_kernels` is the very
 algorithm of the pure evaluation (the same Voronoi layers, the same blocks, the same
 sums): its value is equal on every position (tests/bots/search/test_native.py checks
-thousands), and a search with either makes the same moves. Pure Python stays the default
-install; set ``LIGHTCYCLE_NATIVE=0`` to use it even where numba is installed.
+thousands); and `_native_duel` visits the same nodes in the same order, with the same
+cuts and table entries (test_native_duel.py), so a search with either makes the same
+moves. Pure Python stays the default install; set ``LIGHTCYCLE_NATIVE=0`` to use it
+even where numba is installed.
 
 The endgame solver (`endgame.solve_fill`) has compiled copies of the same kind: its
 chamber bound and forced-edge refutation (`_native_endgame`), its moves with their
@@ -21,9 +24,10 @@ dead-end bounds and its greedy fill (`_native_fill`), `lengthen` (`_native_lengt
 and each interleaved search's depth-first loop with its probes (`_native_search`), which
 hands back to the solver for what stays in Python.
 
-Numba compiles on first import (a few seconds) and caches the machine code next to the
-kernels or in its user cache, so later processes load it in about a second. The
-searching bots ask for it when they are made, which is before any game's clock starts.
+Numba compiles on first import (about half a minute for all the kernels) and caches the
+machine code next to the kernels or in its user cache, so later processes load it in
+about a second. The searching bots ask for it when they are made, which is before any
+game's clock starts.
 """
 
 from __future__ import annotations
