@@ -67,6 +67,20 @@ def _flip(occ: np.ndarray, c: int) -> None:
     occ[c >> 3] ^= np.uint8(1 << (c & 7))
 
 
+@njit(_I64(_TABLE, _U8, _I64, _V64), cache=True, nogil=True, inline="always")
+def _free_moves(nbrs: np.ndarray, occ: np.ndarray, cell: int, out: np.ndarray) -> int:
+    """Write the free neighbours of ``cell`` to ``out``, in the table's order; how many."""
+    n = 0
+    for k in range(nbrs.shape[1]):
+        d = nbrs[cell, k]
+        if d < 0:
+            break
+        if not (occ[d >> 3] >> (d & 7)) & 1:
+            out[n] = d
+            n += 1
+    return n
+
+
 @njit(_I64(_U8, _V64), cache=True, nogil=True)
 def zobrist(occ: np.ndarray, zob: np.ndarray) -> int:
     """The hash of a board: the XOR of its blocked cells' keys."""
@@ -164,7 +178,6 @@ def _run(
     """Search from the stack's top until the root's ``min_node`` has its value (DONE,
     the value in ``state[VALUE]``) or an event needs Python: the node budget is spent
     (ABORT), the clock is due (POLL), the table needs room (FULL)."""
-    width = nbrs.shape[1]
     draw = state[DRAW]
     use_tt = state[USE_TT] != 0
     use_killers = state[USE_KILLERS] != 0
@@ -233,22 +246,8 @@ def _run(
             depth = frames[level, _DEPTH]
             ply = (level + 1) // 2
             if phase == _ENTERED:
-                na = 0
-                for k in range(width):
-                    d = nbrs[a, k]
-                    if d < 0:
-                        break
-                    if not (occ[d >> 3] >> (d & 7)) & 1:
-                        fmoves[level, na] = d
-                        na += 1
-                nb = 0
-                for k in range(width):
-                    d = nbrs[b, k]
-                    if d < 0:
-                        break
-                    if not (occ[d >> 3] >> (d & 7)) & 1:
-                        fbm[level, nb] = d
-                        nb += 1
+                na = _free_moves(nbrs, occ, a, fmoves[level])
+                nb = _free_moves(nbrs, occ, b, fbm[level])
                 if na == 0:
                     value = draw if nb == 0 else ply - WIN
                     pop = True

@@ -258,6 +258,48 @@ _GEOMETRY = 6
 height, wrap; each cell's checkerboard colour follows."""
 
 
+@njit(
+    types.int64(
+        _TABLE,
+        _CELLS,
+        _CELLS,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64,
+        types.int64[::1],
+    ),
+    cache=True,
+    nogil=True,
+)
+def _separated_value(
+    nbrs: np.ndarray,
+    ta: np.ndarray,
+    tb: np.ndarray,
+    sa: int,
+    sb: int,
+    a: int,
+    b: int,
+    params: np.ndarray,
+) -> int:
+    """The value of a separated position: the weight times the difference of the two
+    regions' fills (``ta``, ``tb``: their cells; ``sa``, ``sb``: their sizes), each by
+    the endgame's chain bound up to ``fill_cells``, by the parity bound above."""
+    parity = params[0] != 0
+    chambers = params[1] != 0
+    fill_cells = params[3]
+    black = params[_GEOMETRY + 3 :]
+    if chambers and sa <= fill_cells:
+        fa = _chain(nbrs, ta, a, black, parity)
+    else:
+        fa = _parity(ta, a, black, parity)
+    if chambers and sb <= fill_cells:
+        fb = _chain(nbrs, tb, b, black, parity)
+    else:
+        fb = _parity(tb, b, black, parity)
+    return int(params[5] * (fa - fb))
+
+
 @njit(types.int64(types.int64), cache=True, nogil=True, inline="always")
 def _ones(x: int) -> int:
     """The set bits of a non-negative int64 below 2**63 (no popcount in numba)."""
@@ -327,9 +369,7 @@ def _evaluate_rows(
     parity = params[0] != 0
     chambers = params[1] != 0
     chamber_cells = params[2]
-    fill_cells = params[3]
     edge_weight = params[4]
-    separated = params[5]
     w = params[_GEOMETRY]
     h = params[_GEOMETRY + 1]
     wrap = params[_GEOMETRY + 2] != 0
@@ -404,22 +444,13 @@ def _evaluate_rows(
             if touching:
                 break
         if not touching:
-            ma = _row_cells(ta, w, size)
-            mb = _row_cells(tb, w, size)
-            sa_ = 0
-            sb_ = 0
+            sa = 0
+            sb = 0
             for y in range(h):
-                sa_ += _ones(ta[y])
-                sb_ += _ones(tb[y])
-            if chambers and sa_ <= fill_cells:
-                fa_ = _chain(nbrs, ma, a, black, parity)
-            else:
-                fa_ = _parity(ma, a, black, parity)
-            if chambers and sb_ <= fill_cells:
-                fb_ = _chain(nbrs, mb, b, black, parity)
-            else:
-                fb_ = _parity(mb, b, black, parity)
-            return int(separated * (fa_ - fb_))
+                sa += _ones(ta[y])
+                sb += _ones(tb[y])
+            ma = _row_cells(ta, w, size)
+            return _separated_value(nbrs, ma, _row_cells(tb, w, size), sa, sb, a, b, params)
     if chambers and nfree <= chamber_cells:
         value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
             nbrs, _row_cells(tb, w, size), b, black, parity
@@ -476,9 +507,7 @@ def _evaluate(
     parity = params[0] != 0
     chambers = params[1] != 0
     chamber_cells = params[2]
-    fill_cells = params[3]
     edge_weight = params[4]
-    separated = params[5]
     black = params[_GEOMETRY + 3 :]
     size = nbrs.shape[0]
     width = nbrs.shape[1]
@@ -551,15 +580,7 @@ def _evaluate(
         if not touching:
             ta = _marked(owner, 1, size)
             tb = _marked(owner, 2, size)
-            if chambers and sa <= fill_cells:
-                fa_ = _chain(nbrs, ta, a, black, parity)
-            else:
-                fa_ = _parity(ta, a, black, parity)
-            if chambers and sb <= fill_cells:
-                fb_ = _chain(nbrs, tb, b, black, parity)
-            else:
-                fb_ = _parity(tb, b, black, parity)
-            return int(separated * (fa_ - fb_))
+            return _separated_value(nbrs, ta, tb, sa, sb, a, b, params)
     if chambers and nfree <= chamber_cells:
         ta = _marked(owner, 1, size)
         tb = _marked(owner, 2, size)

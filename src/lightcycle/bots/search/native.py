@@ -226,18 +226,7 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
     kernels = _load()
     if kernels is None:
         return None
-    evaluate: Evaluate = kernels.evaluator_for(
-        kernel.neighbours,
-        _edge_moves(kernel),
-        kernel.size,
-        kernel.black,
-        options.chambers,
-        options.chamber_cells,
-        options.fill_cells,
-        options.edge_weight,
-        separated,
-        _grid(kernel),
-    )
+    evaluate: Evaluate = kernels.evaluator_for(*_evaluation(kernel, options, separated))
     return evaluate
 
 
@@ -248,7 +237,18 @@ def duel_for(kernel: Kernel, options: SearchOptions, separated: int, entries: in
     kernels = _load()
     if kernels is None or _duel is None:
         return None
-    tables = kernels.evaluation_tables(
+    tables = kernels.evaluation_tables(*_evaluation(kernel, options, separated))
+    levels = 2 * options.max_depth + 2
+    duel: Duel = _duel.Duel(
+        tables, kernel.size, levels, options.tt, options.killers, options.draw, entries
+    )
+    return duel
+
+
+def _evaluation(kernel: Kernel, options: SearchOptions, separated: int) -> tuple[Any, ...]:
+    """`_native_kernels.evaluation_tables`' arguments for a board and a search's
+    options."""
+    return (
         kernel.neighbours,
         _edge_moves(kernel),
         kernel.size,
@@ -260,11 +260,6 @@ def duel_for(kernel: Kernel, options: SearchOptions, separated: int, entries: in
         separated,
         _grid(kernel),
     )
-    levels = 2 * options.max_depth + 2
-    duel: Duel = _duel.Duel(
-        tables, kernel.size, levels, options.tt, options.killers, options.draw, entries
-    )
-    return duel
 
 
 def _grid(kernel: Kernel) -> tuple[int, int, bool] | None:
