@@ -11,8 +11,10 @@ stopped.
 The recursion is a stack of arrays, a frame a row: even levels are ``min_node`` frames
 (the opponent answering one of our moves), odd levels ``max_node`` frames. The board is
 one bitboard of little-endian bytes, set and cleared as the search goes down and up,
-with its Zobrist hash kept alongside. The transposition table is open-addressed and
-exact: a slot holds the board's bytes and both heads, compared in full.
+with two Zobrist hashes kept alongside. The transposition table is open-addressed: an
+entry holds both heads and both hashes, 124 random bits telling one board from another
+(two boards of a game's table share them with odds far below one in 10**30), so it
+holds and finds the entries the pure table's dict does (it is keyed by the whole board).
 
 Importing this module compiles the kernel (or loads it from numba's cache), and raises
 ImportError where numba is not installed.
@@ -37,8 +39,8 @@ _VALUE_BIAS = 1 << 22
 DONE, ABORT, POLL, FULL = range(4)
 
 # The search's scalars (`Duel.state`).
-TOP, NODES, LIMIT, POLL_AT, COUNT, HASH, DRAW, USE_TT, USE_KILLERS, VALUE = range(10)
-_STATE = 10
+TOP, NODES, LIMIT, POLL_AT, COUNT, HASH, CHECK, DRAW, USE_TT, USE_KILLERS, VALUE = range(11)
+_STATE = 11
 
 # A frame's columns (`Duel.frames`). A max frame's heads are _A and _B; a min frame's
 # move (the searching side's, which it answers) is _A.
@@ -59,12 +61,14 @@ _V64 = types.int64[::1]
 _M64 = types.int64[:, ::1]
 _TABLE = types.int32[:, ::1]
 _U8 = types.uint8[::1]
-_KEYS = types.uint8[:, ::1]
 
 
-@njit(types.void(_U8, _I64), cache=True, nogil=True, inline="always")
-def _flip(occ: np.ndarray, c: int) -> None:
+@njit(types.void(_U8, _V64, _M64, _I64), cache=True, nogil=True, inline="always")
+def _flip(occ: np.ndarray, state: np.ndarray, zob: np.ndarray, c: int) -> None:
+    """Block or free cell ``c``, and update the board's two hashes."""
     occ[c >> 3] ^= np.uint8(1 << (c & 7))
+    state[HASH] ^= zob[c, 0]
+    state[CHECK] ^= zob[c, 1]
 
 
 @njit(_I64(_TABLE, _U8, _I64, _V64), cache=True, nogil=True, inline="always")
@@ -81,37 +85,28 @@ def _free_moves(nbrs: np.ndarray, occ: np.ndarray, cell: int, out: np.ndarray) -
     return n
 
 
-@njit(_I64(_U8, _V64), cache=True, nogil=True)
-def zobrist(occ: np.ndarray, zob: np.ndarray) -> int:
-    """The hash of a board: the XOR of its blocked cells' keys."""
+@njit(_I64(_U8, _M64, _I64), cache=True, nogil=True)
+def zobrist(occ: np.ndarray, zob: np.ndarray, column: int) -> int:
+    """A hash of a board: the XOR of its blocked cells' keys in ``column`` of ``zob``."""
     h = 0
     for c in range(zob.shape[0]):
         if (occ[c >> 3] >> (c & 7)) & 1:
-            h ^= zob[c]
+            h ^= zob[c, column]
     return h
 
 
-@njit(_I64(_V64, _V64, _KEYS, _U8, _I64, _I64), cache=True, nogil=True)
+@njit(_I64(_V64, _V64, _V64, _I64, _I64, _I64), cache=True, nogil=True)
 def _slot(
-    slots: np.ndarray, t_ab: np.ndarray, t_occ: np.ndarray, occ: np.ndarray, ab: int, h: int
+    slots: np.ndarray, t_ab: np.ndarray, t_check: np.ndarray, ab: int, h: int, check: int
 ) -> int:
-    """The slot of the position (board ``occ``, heads ``ab``, hash ``h``) in the table:
-    the one holding its entry, or the empty one where it would go."""
+    """The slot of a position (heads ``ab``, its two hashes ``h`` and ``check``) in the
+    table: the one holding its entry, or the empty one where it would go."""
     mask: int = slots.shape[0] - 1  # a power of two
     i: int = h & mask
-    nb = occ.shape[0]
     while True:
         e = slots[i]
-        if e < 0:
+        if e < 0 or (t_ab[e] == ab and t_check[e] == check):
             return i
-        if t_ab[e] == ab:
-            same = True
-            for j in range(nb):
-                if t_occ[e, j] != occ[j]:
-                    same = False
-                    break
-            if same:
-                return i
         i = (i + 1) & mask
 
 
@@ -150,7 +145,7 @@ def _order(
 
 
 @njit(
-    _I64(_TABLE, _TABLE, _V64, _U8, _V64, _V64, _V64, _V64, _V64, _V64, _KEYS, _V64, _M64,
+    _I64(_TABLE, _TABLE, _V64, _U8, _M64, _M64, _M64, _V64, _V64, _V64, _V64, _V64, _M64,
          _M64, _M64, _M64, _M64, _V64),
     cache=True,
     nogil=True,
@@ -166,7 +161,7 @@ def _run(
     slots: np.ndarray,
     t_ab: np.ndarray,
     t_val: np.ndarray,
-    t_occ: np.ndarray,
+    t_check: np.ndarray,
     t_hash: np.ndarray,
     killers: np.ndarray,
     hist: np.ndarray,
@@ -200,13 +195,11 @@ def _run(
                     frames[up, _ALPHA] = frames[level, _ALPHA]
                     frames[up, _BETA] = frames[level, _BETA]
                     frames[up, _PHASE] = _ENTER
-                    _flip(occ, mb)
-                    state[HASH] ^= zob[mb]
+                    _flip(occ, state, zob, mb)
                     state[TOP] = up
                     continue
             else:
-                _flip(occ, ma)
-                state[HASH] ^= zob[ma]
+                _flip(occ, state, zob, ma)
                 if level == 0:
                     state[VALUE] = frames[0, _BEST]
                     return DONE
@@ -260,8 +253,9 @@ def _run(
                 else:
                     first = -1
                     if use_tt:
-                        h = state[HASH] ^ za[a] ^ zb[b]
-                        e = slots[_slot(slots, t_ab, t_occ, occ, (a << 16) | b, h)]
+                        h = state[HASH] ^ za[a, 0] ^ zb[b, 0]
+                        check = state[CHECK] ^ za[a, 1] ^ zb[b, 1]
+                        e = slots[_slot(slots, t_ab, t_check, (a << 16) | b, h, check)]
                         if e >= 0:
                             entry = t_val[e]
                             first = entry & 0xFFFF
@@ -304,14 +298,14 @@ def _run(
                     frames[up, _BETA] = frames[level, _BETA]
                     frames[up, _I] = 0
                     frames[up, _BEST] = WIN + 1
-                    _flip(occ, ma)
-                    state[HASH] ^= zob[ma]
+                    _flip(occ, state, zob, ma)
                     state[TOP] = up
                     continue
                 value = frames[level, _BEST]
                 if use_tt:
-                    h = state[HASH] ^ za[a] ^ zb[b]
-                    s = _slot(slots, t_ab, t_occ, occ, (a << 16) | b, h)
+                    h = state[HASH] ^ za[a, 0] ^ zb[b, 0]
+                    check = state[CHECK] ^ za[a, 1] ^ zb[b, 1]
+                    s = _slot(slots, t_ab, t_check, (a << 16) | b, h, check)
                     e = slots[s]
                     if e < 0:
                         e = state[COUNT]
@@ -321,7 +315,7 @@ def _run(
                         slots[s] = e
                         t_ab[e] = (a << 16) | b
                         t_hash[e] = h
-                        t_occ[e, :] = occ
+                        t_check[e] = check
                     beta = frames[level, _BETA]
                     flag = 1 if value >= beta else (-1 if value <= frames[level, _A0] else 0)
                     t_val[e] = (
@@ -333,8 +327,7 @@ def _run(
                 pop = True
         if pop:  # a max frame's value, for the min frame below it
             mb = frames[level, _B]
-            _flip(occ, mb)
-            state[HASH] ^= zob[mb]
+            _flip(occ, state, zob, mb)
             level -= 1
             state[TOP] = level
         # the value of min frame ``level``'s answer: a max frame's, or a head-on draw
@@ -364,7 +357,6 @@ class Duel:
         tt: bool,
         killers: bool,
         draw: int,
-        entries: int,
     ) -> None:
         """Args:
         tables: the evaluation's neighbour table, move table and parameters
@@ -372,17 +364,15 @@ class Duel:
         size: the board's cells.
         levels: the stack's depth (two frames per joint move, and the root's).
         tt, killers, draw: the search's options.
-        entries: the table's first room, in positions. Make it what a game keeps (the
-            table is cleared past `duel.TABLE_LIMIT`) and a move adds: growing it copies
-            every entry, tens of milliseconds on a big board, in some move's time.
-            Its memory is taken up only as entries are written, in order.
         """
         self.nbrs, self.emoves, self.params = tables
         width = self.nbrs.shape[1]
         self.nbytes = (size + 7) // 8
         rng = np.random.default_rng(20101)
+        # two independent keys a cell (and a head): a position's first hash places it
+        # in the table, its second (and its heads) tells it from the others there
         self.zob, self.za, self.zb = (
-            rng.integers(0, 1 << 62, size, dtype=np.int64) for _ in range(3)
+            rng.integers(0, 1 << 62, (size, 2), dtype=np.int64) for _ in range(3)
         )
         self.frames = np.zeros((levels, _COLUMNS), np.int64)
         self.fmoves = np.zeros((levels, width), np.int64)
@@ -394,12 +384,15 @@ class Duel:
         self.state[USE_TT] = tt
         self.state[USE_KILLERS] = killers
         self.occ = np.zeros(self.nbytes, np.uint8)
-        # the entries, in the order written, and the hashed slots that point at them
+        # the entries, in the order written (heads, packed entry, both hashes), and the
+        # hashed slots that point at them; both double as needed, a pass over 32 bytes
+        # an entry (a millisecond or two at the table's limit, `duel.TABLE_LIMIT`)
+        entries = 1 << 12
         self.t_ab = np.zeros(entries, np.int64)
         self.t_val = np.zeros(entries, np.int64)
         self.t_hash = np.zeros(entries, np.int64)
-        self.t_occ = np.zeros((entries, self.nbytes), np.uint8)
-        self.slots = np.full(1 << (2 * entries - 1).bit_length(), -1, np.int64)
+        self.t_check = np.zeros(entries, np.int64)
+        self.slots = np.full(2 * entries, -1, np.int64)
 
     def _grow(self) -> None:
         """Room for more entries: twice the entries if they are full, twice the slots
@@ -407,14 +400,23 @@ class Duel:
         count = int(self.state[COUNT])
         if count == len(self.t_ab):
             grown = 2 * count
-            for name in ("t_ab", "t_val", "t_hash", "t_occ"):
+            for name in ("t_ab", "t_val", "t_hash", "t_check"):
                 old = getattr(self, name)
-                new = np.zeros((grown, *old.shape[1:]), old.dtype)
+                new = np.zeros(grown, np.int64)
                 new[:count] = old
                 setattr(self, name, new)
         if 2 * (count + 1) > len(self.slots):
             self.slots = np.full(2 * len(self.slots), -1, np.int64)
             reslot(self.slots, self.t_hash, count)
+
+    def lookup(self, occ: int, a: int, b: int) -> int | None:
+        """The table's entry for the board ``occ`` with heads ``a`` and ``b`` (packed as
+        `DuelSearch.table`'s), or ``None``."""
+        bits = np.frombuffer(occ.to_bytes(self.nbytes, "little"), np.uint8).copy()
+        h = zobrist(bits, self.zob, 0) ^ self.za[a, 0] ^ self.zb[b, 0]
+        check = zobrist(bits, self.zob, 1) ^ self.za[a, 1] ^ self.zb[b, 1]
+        e = self.slots[_slot(self.slots, self.t_ab, self.t_check, (a << 16) | b, h, check)]
+        return None if e < 0 else int(self.t_val[e])
 
     def entries(self) -> int:
         """Positions in the table."""
@@ -429,7 +431,8 @@ class Duel:
         """Start a search of the board ``occ``: no nodes yet, killers and history
         forgotten."""
         self.occ[:] = np.frombuffer(occ.to_bytes(self.nbytes, "little"), np.uint8)
-        self.state[HASH] = zobrist(self.occ, self.zob)
+        self.state[HASH] = zobrist(self.occ, self.zob, 0)
+        self.state[CHECK] = zobrist(self.occ, self.zob, 1)
         self.state[NODES] = 0
         self.state[LIMIT] = -1 if node_limit is None else node_limit
         self.state[POLL_AT] = POLL_NODES
@@ -463,14 +466,13 @@ class Duel:
             _order_root(self.fmoves, frames, self.hist[1], int(self.killers[1, 0]))
         frames[0, _I] = 0
         frames[0, _BEST] = WIN + 1
-        self.occ[ma >> 3] ^= 1 << (ma & 7)
-        self.state[HASH] ^= self.zob[ma]
+        _flip(self.occ, self.state, self.zob, ma)
         self.state[TOP] = 0
         while True:
             event = _run(
                 self.nbrs, self.emoves, self.params, self.occ, self.zob, self.za, self.zb,
-                self.slots, self.t_ab, self.t_val, self.t_occ, self.t_hash, self.killers, self.hist,
-                frames, self.fmoves, self.fbm, self.state,
+                self.slots, self.t_ab, self.t_val, self.t_check, self.t_hash, self.killers,
+                self.hist, frames, self.fmoves, self.fbm, self.state,
             )  # fmt: skip
             if event == DONE:
                 return int(self.state[VALUE])

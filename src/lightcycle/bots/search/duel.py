@@ -51,10 +51,6 @@ TABLE_LIMIT = 150_000
 board: each key holds the whole board as an int)."""
 
 
-TABLE_ROOM = TABLE_LIMIT + 100_000
-"""The compiled table's first room, in positions: what a game keeps and a move of a
-second or so adds, so that it never grows (a copy of every entry) in a timed move."""
-
 _VALUE_BIAS = 1 << 22
 """Table entries are packed into one int (value, depth, bound flag, best move) and keyed
 by one int (board, heads): a dict of ints only is invisible to the cyclic garbage
@@ -152,11 +148,7 @@ class DuelSearch:
         fast = native.evaluator(kernel, self.options, SEPARATED) if compiled else None
         if fast is not None:
             self.evaluate = fast  # type: ignore[method-assign,assignment]
-        self._compiled = (
-            native.duel_for(kernel, self.options, SEPARATED, TABLE_ROOM if self.options.tt else 1)
-            if compiled
-            else None
-        )
+        self._compiled = native.duel_for(kernel, self.options, SEPARATED) if compiled else None
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, a: int, b: int, occ: int) -> int:

@@ -116,6 +116,9 @@ class Duel(Protocol):
     nodes: int
     """Nodes searched since `begin`."""
 
+    def lookup(self, occ: int, a: int, b: int) -> int | None:
+        """Its table's entry for a position (as `DuelSearch.table` packs it), or ``None``."""
+
     def entries(self) -> int:
         """Positions in its transposition table."""
 
@@ -230,18 +233,16 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
     return evaluate
 
 
-def duel_for(kernel: Kernel, options: SearchOptions, separated: int, entries: int) -> Duel | None:
+def duel_for(kernel: Kernel, options: SearchOptions, separated: int) -> Duel | None:
     """The compiled alpha-beta of `DuelSearch.search` below its root moves, with the
     compiled evaluation (the same nodes and values, several times faster), or ``None``
-    without numba. ``entries``: its table's first room, in positions."""
+    without numba."""
     kernels = _load()
     if kernels is None or _duel is None:
         return None
     tables = kernels.evaluation_tables(*_evaluation(kernel, options, separated))
     levels = 2 * options.max_depth + 2
-    duel: Duel = _duel.Duel(
-        tables, kernel.size, levels, options.tt, options.killers, options.draw, entries
-    )
+    duel: Duel = _duel.Duel(tables, kernel.size, levels, options.tt, options.killers, options.draw)
     return duel
 
 
