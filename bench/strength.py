@@ -164,7 +164,66 @@ def bench_native(positions: int, seed: int) -> dict[str, float]:
             f"{label}_compiled_100ms_plies_median": statistics.median(plies[True]),
             f"{label}_compiled_100ms_plies_min": min(plies[True]),
         }
-    return out | _native_endgame(seed)
+    return out | _native_rows(seed) | _native_endgame(seed)
+
+
+class _Leaves(DuelSearch):
+    """A pure search that keeps the positions it evaluates."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        super().__init__(kernel, compiled=False)
+        self.seen: list[tuple[int, int, int]] = []
+
+    def evaluate(self, a: int, b: int, occ: int) -> int:
+        self.seen.append((a, b, occ))
+        return super().evaluate(a, b, occ)
+
+
+def _native_rows(seed: int) -> dict[str, float]:
+    """The compiled evaluation on grids, a row per int64 (bit-parallel) against the
+    cell-by-cell kernel (what graphs and grids over 56 wide use), the baseline: time a
+    call on the leaves of 3,000-node searches of 6 positions a board, median of five
+    passes (equal values required)."""
+    kernels = native._load()
+    assert kernels is not None
+    out: dict[str, float] = {}
+    for label, board, turns in (
+        ("open30", "arena-30", (0, 20)),
+        ("open50", "arena-50", (0, 20)),
+        ("tight15", "arena-15", (6, 30)),
+    ):
+        leaves: list[tuple[Kernel, list[tuple[int, int, int]]]] = []
+        for view in _opening_positions(6, seed, board, turns):
+            k = Kernel(view.topology)
+            search = _Leaves(k)
+            search.search(
+                view.me.head, view.opponents[0].head, view.state.occupied, node_limit=3000
+            )
+            leaves.append((k, search.seen))
+        per_call: dict[bool, float] = {}
+        values: dict[bool, list[int]] = {}
+        for rows in (False, True):
+            passes = []
+            for _ in range(5):
+                seconds, calls, got = 0.0, 0, []
+                for k, seen in leaves:
+                    evaluate = kernels.evaluator_for(
+                        *native._evaluation(k, Strong.options, 1000)[:-1],
+                        native._grid(k) if rows else None,
+                    )
+                    t0 = time.perf_counter()
+                    got += [evaluate(a, b, occ) for a, b, occ in seen]
+                    seconds += time.perf_counter() - t0
+                    calls += len(seen)
+                passes.append(seconds / calls)
+            per_call[rows], values[rows] = statistics.median(passes), got
+        out |= {
+            f"{label}_rows_equal_values": values[False] == values[True],
+            f"{label}_eval_cells_us": 1e6 * per_call[False],
+            f"{label}_eval_rows_us": 1e6 * per_call[True],
+            f"{label}_eval_rows_speedup": per_call[False] / per_call[True],
+        }
+    return out
 
 
 def _native_endgame(seed: int) -> dict[str, float]:
