@@ -354,6 +354,17 @@ def _print(figures: Mapping[str, float | str]) -> None:
         print(f"{key:45} {value:.3g}" if isinstance(value, float) else f"{key:45} {value}")
 
 
+def _count(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="what", required=True)
@@ -364,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         "open 30x30 positions, against medium's search options on the same positions. "
         "Example: python bench/strength.py depth --positions 30",
     )
-    d.add_argument("--positions", type=int, default=30)
+    d.add_argument("--positions", type=_count, default=30)
     d.add_argument("--seed", type=int, default=1)
     e = sub.add_parser(
         "endgame",
@@ -376,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         "on an idle machine. Example: python bench/strength.py endgame --regions 30 "
         "--prove-seconds 10 --seed 1",
     )
-    e.add_argument("--regions", type=int, default=40)
+    e.add_argument("--regions", type=_count, default=40)
     e.add_argument("--seed", type=int, default=1)
     e.add_argument("--prove-seconds", type=float, default=20.0)
     nat = sub.add_parser(
@@ -388,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         "bench rooms at 1,500 nodes (identical fills required). Needs numba (pip install "
         "'lightcycle[fast]'). Example: python bench/strength.py native --positions 20",
     )
-    nat.add_argument("--positions", type=int, default=30)
+    nat.add_argument("--positions", type=_count, default=30)
     nat.add_argument("--seed", type=int, default=1)
     lad = sub.add_parser(
         "ladder",
@@ -397,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         "the ladder and strong against floodfill and territory, one line per pairing. "
         "Example: python bench/strength.py ladder --games 200 --pairs strong:territory",
     )
-    lad.add_argument("--games", type=int, default=200)
+    lad.add_argument("--games", type=_count, default=200)
     lad.add_argument("--workers", type=int, default=None)
     lad.add_argument("--maps", default="builtin,random:88", help="the duel's map pool")
     default_pairs = [f"{LADDER[i + 1]}:{LADDER[i]}" for i in range(len(LADDER) - 1)]
