@@ -207,10 +207,10 @@ def _native_rows(seed: int) -> dict[str, float]:
             for _ in range(5):
                 seconds, calls, got = 0.0, 0, []
                 for k, seen in leaves:
-                    evaluate = kernels.evaluator_for(
-                        *native._evaluation(k, Strong.options, 1000)[:-1],
-                        native._grid(k) if rows else None,
-                    )
+                    args = native._evaluation(k, Strong.options, 1000)[:-1]
+                    grid = native._grid(k) if rows else None
+                    tables = kernels.evaluation_tables(*args, grid)
+                    evaluate = kernels.evaluator_for(tables, k.size)
                     t0 = time.perf_counter()
                     got += [evaluate(a, b, occ) for a, b, occ in seen]
                     seconds += time.perf_counter() - t0

@@ -100,10 +100,11 @@ def test_the_row_by_row_evaluation_equals_the_cell_by_cell_one(
     for options in OPTIONS:
         values = []
         for grid in ((width, height, wrap), None):
-            evaluate = kernels.evaluator_for(
+            tables = kernels.evaluation_tables(
                 k.neighbours, moves, k.size, k.black, options.chambers, options.chamber_cells,
                 options.fill_cells, options.edge_weight, 1000, grid,
             )  # fmt: skip
+            evaluate = kernels.evaluator_for(tables, k.size)
             values.append([evaluate(a, b, occ) for a, b, occ in positions])
         assert values[0] == values[1], options
 

@@ -644,7 +644,9 @@ def evaluation_tables(
     grid: tuple[int, int, bool] | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_evaluate`'s first three arguments: the neighbour table, the move table and the
-    parameters (the options, the row layout, each cell's colour); see `evaluator_for`."""
+    parameters (the options, the row layout, each cell's colour). ``grid``: the board's
+    width, height and wrap where it is a grid (evaluated row by row if at most
+    `ROW_BITS` wide), ``None`` to evaluate cell by cell."""
     table = _table(neighbours)
     move_table = _table(moves)
     options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
@@ -655,28 +657,14 @@ def evaluation_tables(
 
 
 def evaluator_for(
-    neighbours: Sequence[Sequence[int]],
-    moves: Sequence[Sequence[int]],
-    size: int,
-    black: int | None,
-    chambers: bool,
-    chamber_cells: int,
-    fill_cells: int,
-    edge_weight: int,
-    separated: int,
-    grid: tuple[int, int, bool] | None = None,
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray], size: int
 ) -> Callable[[int, int, int], int]:
-    """``evaluate(a, b, occ)`` on one board with one search's options: the tables are
-    made once, and a call passes only the position (each argument of a compiled call
-    costs a fraction of a microsecond to check).
-
-    ``grid``: the board's width, height and wrap where it is a grid at most `ROW_BITS`
-    wide (evaluated row by row, bit-parallel); ``None`` evaluates cell by cell.
-    """
-    table, move_table, params = evaluation_tables(
-        neighbours, moves, size, black, chambers, chamber_cells, fill_cells, edge_weight,
-        separated, grid,
-    )  # fmt: skip
+    """``evaluate(a, b, occ)`` on one board with one search's options (``tables``: from
+    `evaluation_tables`, made once; ``size``: the board's cells): a call passes only the
+    position (each argument of a compiled call costs a fraction of a microsecond to
+    check). A grid at most `ROW_BITS` wide is evaluated row by row, bit-parallel; other
+    boards cell by cell."""
+    table, move_table, params = tables
     nbytes = (size + 7) // 8
     compiled = _evaluate
 

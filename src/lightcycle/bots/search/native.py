@@ -229,7 +229,8 @@ def evaluator(kernel: Kernel, options: SearchOptions, separated: int) -> Evaluat
     kernels = _load()
     if kernels is None:
         return None
-    evaluate: Evaluate = kernels.evaluator_for(*_evaluation(kernel, options, separated))
+    tables = kernels.evaluation_tables(*_evaluation(kernel, options, separated))
+    evaluate: Evaluate = kernels.evaluator_for(tables, kernel.size)
     return evaluate
 
 
