@@ -27,7 +27,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit, types
 
-from lightcycle.bots.search._native_kernels import _evaluate
+from lightcycle.bots.search._native_kernels import _evaluate, evaluator_for
 
 WIN = 1_000_000
 """As `duel.WIN`."""
@@ -366,6 +366,8 @@ class Duel:
         tt, killers, draw: the search's options.
         """
         self.nbrs, self.emoves, self.params = tables
+        self.evaluate = evaluator_for(tables, size)
+        """`DuelSearch.evaluate` on the same tables, for the search's root and callers."""
         width = self.nbrs.shape[1]
         self.nbytes = (size + 7) // 8
         rng = np.random.default_rng(20101)

@@ -146,10 +146,13 @@ class DuelSearch:
         self.options = options or SearchOptions()
         self.table: dict[int, int] = {}
         self.nodes = 0
-        fast = native.evaluator(kernel, self.options, SEPARATED) if compiled else None
+        self._compiled = native.duel_for(kernel, self.options, SEPARATED) if compiled else None
+        if self._compiled is not None:
+            fast: native.Evaluate | None = self._compiled.evaluate
+        else:  # the search loop could not be compiled where the evaluation could
+            fast = native.evaluator(kernel, self.options, SEPARATED) if compiled else None
         if fast is not None:
             self.evaluate = fast  # type: ignore[method-assign,assignment]
-        self._compiled = native.duel_for(kernel, self.options, SEPARATED) if compiled else None
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, a: int, b: int, occ: int) -> int:

@@ -116,6 +116,9 @@ class Duel(Protocol):
     nodes: int
     """Nodes searched since `begin`."""
 
+    evaluate: Evaluate
+    """The compiled `DuelSearch.evaluate` on the same tables (`evaluator`'s)."""
+
     def lookup(self, occ: int, a: int, b: int) -> int | None:
         """Its table's entry for a position (as `DuelSearch.table` packs it), or ``None``."""
 
