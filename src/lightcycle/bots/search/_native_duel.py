@@ -465,7 +465,7 @@ class Duel:
         frames[0, _N] = len(bm)
         self.fmoves[0, : len(bm)] = bm
         if len(bm) > 1 and self.state[USE_KILLERS]:
-            _order_root(self.fmoves, frames, self.hist[1], int(self.killers[1, 0]))
+            _order(self.fmoves, frames, self.hist[1], 0, -1, int(self.killers[1, 0]))
         frames[0, _I] = 0
         frames[0, _BEST] = WIN + 1
         _flip(self.occ, self.state, self.zob, ma)
@@ -485,9 +485,3 @@ class Duel:
                     return None
             else:  # FULL
                 self._grow()
-
-
-@njit(types.void(_M64, _M64, _V64, _I64), cache=True, nogil=True)
-def _order_root(fmoves: np.ndarray, frames: np.ndarray, hist: np.ndarray, killer: int) -> None:
-    """The root ``min_node``'s sort (killer, then history)."""
-    _order(fmoves, frames, hist, 0, -1, killer)
