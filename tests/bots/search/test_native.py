@@ -34,6 +34,7 @@ OPTIONS = [
     SearchOptions(chambers=False, edge_weight=0),  # medium's evaluation
     SearchOptions(chamber_cells=10_000, fill_cells=10_000, edge_weight=5),
     SearchOptions(fill_cells=0),  # separated regions by the parity bound
+    SearchOptions(chamber_cells=10_000, front=True),  # the champion's front-aware count
 ]
 
 
@@ -102,7 +103,7 @@ def test_the_row_by_row_evaluation_equals_the_cell_by_cell_one(
         for grid in ((width, height, wrap), None):
             tables = kernels.evaluation_tables(
                 k.neighbours, moves, k.size, k.black, options.chambers, options.chamber_cells,
-                options.fill_cells, options.edge_weight, 1000, grid,
+                options.fill_cells, options.edge_weight, 1000, options.front, grid,
             )  # fmt: skip
             evaluate = kernels.evaluator_for(tables, k.size)
             values.append([evaluate(a, b, occ) for a, b, occ in positions])

@@ -249,11 +249,210 @@ def _parity(region: np.ndarray, head: int, black: np.ndarray, parity: bool) -> i
     return min(size, capped)
 
 
+@njit(types.int64(types.int64, types.int64, types.int64, types.boolean), cache=True, nogil=True)
+def _fillable(n: int, nb: int, start_black: int, parity: bool) -> int:
+    """`chambers._fillable` of ``n`` cells, ``nb`` of them black."""
+    if not parity:
+        return n - 1
+    same = nb if start_black else n - nb
+    other = n - same
+    return 2 * min(same - 1, other) + (1 if other >= same else 0)
+
+
+@njit(
+    types.UniTuple(types.int64, 2)(_TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean),
+    cache=True,
+    nogil=True,
+)
+def _front_space(
+    nbrs: np.ndarray,
+    moves: np.ndarray,
+    inside: np.ndarray,
+    room: np.ndarray,
+    head: int,
+    black: np.ndarray,
+    parity: bool,
+) -> tuple[int, int]:
+    """`chambers.front_space` of the territory marked in ``inside`` (which it marks the
+    head in; ``room``: the free cells and both heads): the same cut cells, chambers,
+    exits in the same order, and the same best chain."""
+    size = nbrs.shape[0]
+    width = nbrs.shape[1]
+    inside[head] = 1
+    disc = np.zeros(size, np.int32)
+    low = np.zeros(size, np.int32)
+    cut = np.zeros(size, np.uint8)
+    work_v = np.empty(size + 1, np.int32)
+    work_i = np.empty(size + 1, np.int32)
+    disc[head] = 1
+    low[head] = 1
+    t = 1
+    work_v[0] = head
+    work_i[0] = 0
+    top = 1
+    root_children = 0
+    while top:
+        v = work_v[top - 1]
+        i = work_i[top - 1]
+        if i < width and nbrs[v, i] >= 0:
+            work_i[top - 1] = i + 1
+            w = nbrs[v, i]
+            if not inside[w]:
+                continue
+            if disc[w] == 0:
+                t += 1
+                disc[w] = t
+                low[w] = t
+                work_v[top] = w
+                work_i[top] = 0
+                top += 1
+            elif disc[w] < low[v]:
+                low[v] = disc[w]
+            continue
+        top -= 1
+        if top == 0:
+            break
+        p = work_v[top - 1]
+        if low[v] < low[p]:
+            low[p] = low[v]
+        if p == head:
+            root_children += 1
+        elif low[v] >= disc[p]:
+            cut[p] = 1
+    if root_children > 1:
+        cut[head] = 1
+    seen = np.zeros(size, np.uint8)
+    exits = np.empty(size * width + 1, np.int32)
+    n_exits = 0
+    stack = np.empty(size + 1, np.int32)
+    # frames: entrance, local cells / black cells / front / edges, exits [start, end),
+    # next exit, best steps, best chain's cells / black cells / front / edges
+    f_entry = np.empty(size + 1, np.int64)
+    f_loc = np.empty((size + 1, 4), np.int64)
+    f_exit = np.empty((size + 1, 3), np.int64)
+    f_steps = np.empty(size + 1, np.int64)
+    f_best = np.empty((size + 1, 4), np.int64)
+    dist = np.full(size, -1, np.int32)
+    have_dist = False
+    nf = 0
+    v = head
+    result = np.zeros(4, np.int64)
+    explore = True
+    while True:
+        if explore:
+            # the chamber entered at v (`chambers.front_space`'s explore)
+            start = n_exits
+            seen[v] = 1
+            n = 1
+            nb = black[v]
+            front = 0
+            edges = 0
+            for i in range(moves.shape[1]):
+                w = moves[v, i]
+                if w < 0:
+                    break
+                edges += room[w]
+            open_ = cut[v] == 0
+            stack[0] = v
+            sp = 1
+            while sp:
+                sp -= 1
+                x = stack[sp]
+                for i in range(width):
+                    w = nbrs[x, i]
+                    if w < 0:
+                        break
+                    if not room[w]:
+                        continue
+                    if not inside[w]:
+                        front = 1
+                    elif not seen[w]:
+                        if not open_ or cut[w]:
+                            exits[n_exits] = w
+                            n_exits += 1
+                        else:
+                            seen[w] = 1
+                            n += 1
+                            nb += black[w]
+                            for j in range(moves.shape[1]):
+                                u = moves[w, j]
+                                if u < 0:
+                                    break
+                                edges += room[u]
+                            stack[sp] = w
+                            sp += 1
+            f_entry[nf] = v
+            f_loc[nf, 0] = n
+            f_loc[nf, 1] = nb
+            f_loc[nf, 2] = front
+            f_loc[nf, 3] = edges
+            f_exit[nf, 0] = start
+            f_exit[nf, 1] = n_exits
+            f_exit[nf, 2] = start
+            f_steps[nf] = 0
+            f_best[nf, 0] = n
+            f_best[nf, 1] = nb
+            f_best[nf, 2] = front
+            f_best[nf, 3] = edges
+            nf += 1
+            explore = False
+        f = nf - 1
+        i = f_exit[f, 2]
+        while i < f_exit[f, 1] and seen[exits[i]]:
+            i += 1
+        f_exit[f, 2] = i
+        if i < f_exit[f, 1]:
+            v = exits[i]
+            explore = True
+            continue
+        nf -= 1
+        n_exits = f_exit[f, 0]
+        for j in range(4):
+            result[j] = f_best[f, j]
+        if nf == 0:
+            break
+        p = nf - 1
+        e = f_entry[f]
+        steps = _fillable(result[0], result[1], black[e], parity)
+        if result[2]:
+            if not have_dist:
+                have_dist = True
+                dist[head] = 0
+                stack[0] = head
+                lo = 0
+                hi = 1
+                while lo < hi:
+                    x = stack[lo]
+                    lo += 1
+                    for k in range(width):
+                        w = nbrs[x, k]
+                        if w < 0:
+                            break
+                        if inside[w] and dist[w] < 0:
+                            dist[w] = dist[x] + 1
+                            stack[hi] = w
+                            hi += 1
+            steps += dist[e] - 1
+        else:
+            steps += _fillable(f_loc[p, 0] + 1, f_loc[p, 1] + black[e], black[f_entry[p]], parity)
+        if steps > f_steps[p]:
+            f_steps[p] = steps
+            if result[2]:
+                for j in range(4):
+                    f_best[p, j] = result[j]
+            else:
+                for j in range(4):
+                    f_best[p, j] = f_loc[p, j] + result[j]
+        f_exit[p, 2] += 1
+    usable = result[2] + _fillable(result[0], result[1], black[head], parity)
+    return usable, result[3]
+
+
 ROW_BITS = 56
 """The widest grid whose rows `_evaluate` holds as one int64 each (a row's bits are
 read from the position's bytes 8 at a time, from any bit offset 0-7)."""
 
-_GEOMETRY = 6
+_GEOMETRY = 7
 """Where `evaluator_for`'s parameters give the row layout: width (0: cell by cell),
 height, wrap; each cell's checkerboard colour follows."""
 
@@ -353,14 +552,14 @@ def _row_cells(rows: np.ndarray, width: int, size: int) -> np.ndarray:
 
 @njit(
     [
-        types.int64(_TABLE, types.int64[::1], bits, types.int64, types.int64)
+        types.int64(_TABLE, _TABLE, types.int64[::1], bits, types.int64, types.int64)
         for bits in (types.Bytes(types.uint8, 1, "C"), _CELLS)
     ],
     cache=True,
     nogil=True,
 )
 def _evaluate_rows(
-    nbrs: np.ndarray, params: np.ndarray, occ: bytes | np.ndarray, a: int, b: int
+    nbrs: np.ndarray, moves: np.ndarray, params: np.ndarray, occ: bytes | np.ndarray, a: int, b: int
 ) -> int:
     """`_evaluate` on a grid at most `ROW_BITS` wide, bit-parallel like the pure
     `Kernel.voronoi`: each row is one int64, so a layer of both breadth-first searches is
@@ -452,6 +651,13 @@ def _evaluate_rows(
             ma = _row_cells(ta, w, size)
             return _separated_value(nbrs, ma, _row_cells(tb, w, size), sa, sb, a, b, params)
     if chambers and nfree <= chamber_cells:
+        if params[6]:
+            room = _row_cells(free, w, size)
+            room[a] = 1
+            room[b] = 1
+            ca, ea = _front_space(nbrs, moves, _row_cells(ta, w, size), room, a, black, parity)
+            cb, eb = _front_space(nbrs, moves, _row_cells(tb, w, size), room, b, black, parity)
+            return ca - cb + edge_weight * (ea - eb)
         value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
             nbrs, _row_cells(tb, w, size), b, black, parity
         )
@@ -503,7 +709,7 @@ def _evaluate(
     ``occ`` is the blocked cells' bitboard, little-endian bytes.
     """
     if params[_GEOMETRY] > 0:
-        return _evaluate_rows(nbrs, params, occ, a, b)
+        return _evaluate_rows(nbrs, moves, params, occ, a, b)
     parity = params[0] != 0
     chambers = params[1] != 0
     chamber_cells = params[2]
@@ -584,6 +790,13 @@ def _evaluate(
     if chambers and nfree <= chamber_cells:
         ta = _marked(owner, 1, size)
         tb = _marked(owner, 2, size)
+        if params[6]:
+            room = free
+            room[a] = 1
+            room[b] = 1
+            ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity)
+            cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity)
+            return ca - cb + edge_weight * (ea - eb)
         value = _chamber(nbrs, ta, a, black, parity) - _chamber(nbrs, tb, b, black, parity)
     else:
         value = sa - sb
@@ -641,6 +854,7 @@ def evaluation_tables(
     fill_cells: int,
     edge_weight: int,
     separated: int,
+    front: bool,
     grid: tuple[int, int, bool] | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_evaluate`'s first three arguments: the neighbour table, the move table and the
@@ -649,7 +863,7 @@ def evaluation_tables(
     `ROW_BITS` wide), ``None`` to evaluate cell by cell."""
     table = _table(neighbours)
     move_table = _table(moves)
-    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
+    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated, front]
     width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
     options += [width, height, wrap]
     params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache, partial
+from typing import Any
 
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.core.topology import GridTopology
@@ -465,3 +466,158 @@ def _degree_masks(kernel: Kernel) -> Callable[[int], tuple[int, int]] | None:
         return two & full, three & full
 
     return degrees
+
+
+def _fillable(black: int | None, cells: int, start_black: int) -> int:
+    """The moves a path can make through ``cells`` from one of them of colour
+    ``start_black`` (1: black) if colours alternate (every other cell, less the start,
+    off checkerboards)."""
+    n = cells.bit_count()
+    if black is None:
+        return n - 1
+    nb = (cells & black).bit_count()
+    same, other = (nb, n - nb) if start_black else (n - nb, nb)
+    return 2 * min(same - 1, other) + (1 if other >= same else 0)
+
+
+def front_space(kernel: Kernel, head: int, region: int, room: int) -> tuple[int, int]:
+    """The usable part of a Voronoi territory as the 2010 champion (a1k0n) counted it,
+    aware of the battle front: ``(cells, edges)``.
+
+    The territory (``region``, the cells the cycle on ``head`` reaches first) splits into
+    chambers at its cut cells. From the head's chamber the cycle can go on into one child
+    chamber, so the bound takes the best chain, as `fill_bound` does, with one difference:
+    a child chamber that touches the front (a cell of ``room``, free or a head, outside
+    the territory) is where the fight goes on, and it is counted alone, worth its own
+    cells plus the moves it takes to get there; the chambers passed on the way are not
+    filled. `fill_bound` credits a territory cut into pockets along the front with every
+    pocket it could chain, and the champion's count does not.
+
+    Returns:
+        ``cells``: the cells a path can fill in the chosen chambers (checkerboard
+        colours alternate from the head's), plus one per chosen chamber that touches the
+        front; ``edges``: their moves into ``room`` (`Kernel.edges`).
+    """
+    nbrs = kernel.neighbours
+    black = kernel.black
+    inside = region | (1 << head)
+    # The cut cells of the territory (Tarjan's low links, iterative).
+    disc: dict[int, int] = {head: 1}
+    low: dict[int, int] = {head: 1}
+    t = 1
+    cut = 0
+    root_children = 0
+    work: list[list[int]] = [[head, 0]]
+    while work:
+        top = work[-1]
+        v, i = top
+        nb = nbrs[v]
+        if i < len(nb):
+            top[1] = i + 1
+            w = nb[i]
+            if not (inside >> w) & 1:
+                continue
+            dw = disc.get(w)
+            if dw is None:
+                t += 1
+                disc[w] = low[w] = t
+                work.append([w, 0])
+            elif dw < low[v]:
+                low[v] = dw
+            continue
+        work.pop()
+        if not work:
+            break
+        p = work[-1][0]
+        if low[v] < low[p]:
+            low[p] = low[v]
+        if p == head:
+            root_children += 1
+        elif low[v] >= disc[p]:
+            cut |= 1 << p
+    if root_children > 1:
+        cut |= 1 << head
+    seen = 0
+    layers: list[int] = []
+
+    def explore(v: int) -> tuple[int, int, list[int]]:
+        """The chamber entered at ``v``: its cells, whether it touches the front, and
+        its exits (cut cells beside it; a cut cell's chamber is itself alone)."""
+        nonlocal seen
+        cells = 1 << v
+        seen |= cells
+        front = 0
+        exits: list[int] = []
+        stack = [v]
+        open_ = not (cut >> v) & 1
+        while stack:
+            x = stack.pop()
+            for w in nbrs[x]:
+                bit = 1 << w
+                if not room & bit:
+                    continue
+                if not inside & bit:
+                    front = 1
+                elif not seen & bit:
+                    if not open_ or cut & bit:
+                        exits.append(w)
+                    else:
+                        seen |= bit
+                        cells |= bit
+                        stack.append(w)
+        return cells, front, exits
+
+    def distance(cell: int) -> int:
+        if not layers:
+            reach = frontier = 1 << head
+            while frontier:
+                layers.append(frontier)
+                frontier = kernel.expand(frontier) & inside & ~reach
+                reach |= frontier
+        bit = 1 << cell
+        return next(d for d, layer in enumerate(layers) if layer & bit)
+
+    # Each frame: [entrance, chamber cells, front, exits, next exit, best steps, best
+    # cells, best front]; a finished frame hands its best chain to its parent.
+    cells, front, exits = explore(head)
+    frames: list[list[Any]] = [[head, cells, front, exits, 0, 0, cells, front]]
+    result = (0, 0)
+    while frames:
+        f = frames[-1]
+        exits = f[3]
+        i = f[4]
+        while i < len(exits) and (seen >> exits[i]) & 1:
+            i += 1  # met twice, or reached through a child already
+        f[4] = i
+        if i < len(exits):
+            e = exits[i]
+            cells, front, sub = explore(e)
+            frames.append([e, cells, front, sub, 0, 0, cells, front])
+            continue
+        frames.pop()
+        result = (f[6], f[7])
+        if not frames:
+            break
+        parent = frames[-1]
+        e = f[0]
+        e_black = (black >> e) & 1 if black is not None else 0
+        steps = _fillable(black, result[0], e_black)
+        if result[1]:
+            steps += distance(e) - 1
+        else:
+            steps += _fillable(black, parent[1] | (1 << e), _colour(black, parent[0]))
+        if steps > parent[5]:
+            parent[5] = steps
+            if result[1]:
+                parent[6], parent[7] = result
+            else:
+                parent[6], parent[7] = parent[1] | result[0], parent[2] + result[1]
+        parent[4] += 1
+    best_cells, best_front = result
+    usable = best_front + _fillable(black, best_cells, _colour(black, head))
+    return usable, kernel.edges(best_cells, room)
+
+
+def _colour(black: int | None, cell: int) -> int:
+    """1 where ``cell`` is black (0 off checkerboards)."""
+    return (black >> cell) & 1 if black is not None else 0

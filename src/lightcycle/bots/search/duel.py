@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.chambers import fill_bound, parity_bound
+from lightcycle.bots.search.chambers import fill_bound, front_space, parity_bound
 from lightcycle.bots.search.endgame import chain_bound
 
 WIN = 1_000_000
@@ -126,6 +126,7 @@ class SearchOptions:
     draw: int = 0
     edge_weight: int = 3
     partial: bool = True
+    front: bool = False
 
 
 class DuelSearch:
@@ -165,6 +166,11 @@ class DuelSearch:
             return SEPARATED * (self._fill(a, ta) - self._fill(b, tb))
         opts = self.options
         if opts.chambers and free.bit_count() <= opts.chamber_cells:
+            if opts.front:
+                room = free | ba | bb
+                ca, ea = front_space(k, a, ta, room)
+                cb, eb = front_space(k, b, tb, room)
+                return ca - cb + opts.edge_weight * (ea - eb)
             value = fill_bound(k, a, ta) - fill_bound(k, b, tb)
         else:
             value = ta.bit_count() - tb.bit_count()

@@ -263,6 +263,7 @@ def _evaluation(kernel: Kernel, options: SearchOptions, separated: int) -> tuple
         options.fill_cells,
         options.edge_weight,
         separated,
+        options.front,
         _grid(kernel),
     )
 
