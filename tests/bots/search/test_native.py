@@ -10,7 +10,9 @@ results with either. They skip, saying why, where numba is not installed or
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -166,3 +168,34 @@ def test_the_search_gives_the_same_result_with_either_evaluation() -> None:
 def test_strong_loads_the_compiled_evaluation_when_made() -> None:
     Strong(nodes=10)
     assert native.available() and native.why_not() is None
+
+
+def test_the_cache_folder_is_named_after_the_kernels_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel file's change gives a new cache folder (numba alone would keep a caller's
+    machine code built on the old callee); a month-old folder is removed, a newer one
+    kept (another checkout's)."""
+    numba = pytest.importorskip("numba")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)
+    base = tmp_path / "lightcycle"
+    base.mkdir()
+    stale, recent = base / "numba-stale", base / "numba-recent"
+    stale.mkdir()
+    recent.mkdir()
+    os.utime(stale, (0, 0))
+    native._cache_by_source()
+    first = numba.config.CACHE_DIR
+    assert first.startswith(str(base / "numba-")) and os.path.isdir(first)
+    assert not stale.exists() and recent.exists()
+    sources = sorted(Path(native.__file__).parent.glob("_native_*.py"))
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda p: real(p) + (b"#" if p == sources[0] else b""))
+    native._cache_by_source()
+    assert first != numba.config.CACHE_DIR
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    numba.config.CACHE_DIR = "kept"
+    native._cache_by_source()
+    assert numba.config.CACHE_DIR == "kept"

@@ -260,7 +260,9 @@ def _fillable(n: int, nb: int, start_black: int, parity: bool) -> int:
 
 
 @njit(
-    types.UniTuple(types.int64, 2)(_TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean),
+    types.UniTuple(types.int64, 2)(
+        _TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean
+    ),
     cache=True,
     nogil=True,
 )
@@ -863,7 +865,8 @@ def evaluation_tables(
     `ROW_BITS` wide), ``None`` to evaluate cell by cell."""
     table = _table(neighbours)
     move_table = _table(moves)
-    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated, front]
+    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
+    options.append(front)
     width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
     options += [width, height, wrap]
     params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))

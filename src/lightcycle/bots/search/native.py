@@ -25,16 +25,20 @@ and each interleaved search's depth-first loop with its probes (`_native_search`
 hands back to the solver for what stays in Python.
 
 Numba compiles on first import (about half a minute for all the kernels) and caches the
-machine code next to the kernels or in its user cache, so later processes load it in
-about a second. The searching bots ask for it when they are made, which is before any
-game's clock starts.
+machine code in ``~/.cache/lightcycle/numba-<hash of the kernels' sources>``, so later
+processes load it in about a second. The searching bots ask for it when they are made,
+which is before any game's clock starts.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
+import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -180,6 +184,7 @@ def _load() -> ModuleType | None:
         _why_not = "LIGHTCYCLE_NATIVE=0 is set (unset it to use the compiled code)"
         return None
     try:
+        _cache_by_source()
         from lightcycle.bots.search import _native_kernels
     except ImportError as exc:  # numba (the fast extra) not installed
         _why_not = f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
@@ -190,6 +195,39 @@ def _load() -> ModuleType | None:
     _kernels = _native_kernels
     _load_endgame()
     return _kernels
+
+
+def _cache_by_source() -> None:
+    """Point numba's cache at a folder named after the kernels' sources.
+
+    Numba keys a cached function by its own file's time stamp only, so a kernel that
+    calls one from another file (the duel search calls the evaluation) kept running the
+    callee's old machine code after the callee's file changed: wrong values, silently.
+    A folder per version of all the kernel files cannot be stale. Folders unused for a
+    month are removed (another checkout may still use a newer or older one). A
+    ``NUMBA_CACHE_DIR`` the user set is left alone, and where the user cache is not
+    writable numba keeps its own place (next to the kernels)."""
+    import numba
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(here.glob("_native_*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lightcycle"
+    folder = base / f"numba-{digest.hexdigest()[:16]}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+        month_ago = time.time() - 30 * 86400
+        for old in base.glob("numba-*"):
+            if old != folder and old.stat().st_mtime < month_ago:
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return
+    if os.access(folder, os.W_OK):
+        numba.config.CACHE_DIR = str(folder)
 
 
 def _load_endgame() -> None:
