@@ -29,6 +29,8 @@ def test_the_vectors(pos: Position) -> None:
     k, a, b, ta, tb, room = _split(pos)
     assert front_space(k, a, ta, room) == tuple(map(int, pos.fields["a"].split()))
     assert front_space(k, b, tb, room) == tuple(map(int, pos.fields["b"].split()))
+    assert front_space(k, a, ta, room, True) == tuple(map(int, pos.fields["a2"].split()))
+    assert front_space(k, b, tb, room, True) == tuple(map(int, pos.fields["b2"].split()))
 
 
 def test_the_champions_rule_differs_from_the_chamber_tree() -> None:
@@ -38,16 +40,22 @@ def test_the_champions_rule_differs_from_the_chamber_tree() -> None:
     k, a, _, ta, _, room = _split(pos)
     assert fill_bound(k, a, ta) > 8
     assert front_space(k, a, ta, room)[0] == 0
+    assert front_space(k, a, ta, room, local=True)[0] == 10  # the room kept
 
 
 def test_the_evaluation_uses_it_where_the_board_is_tight() -> None:
     """With ``front`` and the board at or under ``chamber_cells`` free cells, the value
     is the difference of the usable cells plus the edge weight times the difference of
     the chosen chambers' moves."""
-    opts = replace(SearchOptions(), front=True, chamber_cells=10_000)
+    for mode in (1, 2):
+        _evaluation_by_front_space(replace(SearchOptions(), front=mode, chamber_cells=10_000))
+
+
+def _evaluation_by_front_space(opts: SearchOptions) -> None:
     for pos in VECTORS:
         k, a, b, ta, tb, room = _split(pos)
-        (ca, ea), (cb, eb) = front_space(k, a, ta, room), front_space(k, b, tb, room)
+        local = opts.front == 2
+        (ca, ea), (cb, eb) = front_space(k, a, ta, room, local), front_space(k, b, tb, room, local)
         view = pos.view()
         search = DuelSearch(k, opts, compiled=False)
         got = search.evaluate(a, b, view.state.occupied)

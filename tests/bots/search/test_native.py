@@ -36,7 +36,8 @@ OPTIONS = [
     SearchOptions(chambers=False, edge_weight=0),  # medium's evaluation
     SearchOptions(chamber_cells=10_000, fill_cells=10_000, edge_weight=5),
     SearchOptions(fill_cells=0),  # separated regions by the parity bound
-    SearchOptions(chamber_cells=10_000, front=True),  # the champion's front-aware count
+    SearchOptions(chamber_cells=10_000, front=1),  # the champion's front-aware count
+    SearchOptions(chamber_cells=10_000, front=2),  # and its chamber kept as a candidate
 ]
 
 

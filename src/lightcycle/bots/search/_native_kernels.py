@@ -261,7 +261,7 @@ def _fillable(n: int, nb: int, start_black: int, parity: bool) -> int:
 
 @njit(
     types.UniTuple(types.int64, 2)(
-        _TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean
+        _TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean, types.boolean
     ),
     cache=True,
     nogil=True,
@@ -274,6 +274,7 @@ def _front_space(
     head: int,
     black: np.ndarray,
     parity: bool,
+    local: bool,
 ) -> tuple[int, int]:
     """`chambers.front_space` of the territory marked in ``inside`` (which it marks the
     head in; ``room``: the free cells and both heads): the same cut cells, chambers,
@@ -391,7 +392,7 @@ def _front_space(
             f_exit[nf, 0] = start
             f_exit[nf, 1] = n_exits
             f_exit[nf, 2] = start
-            f_steps[nf] = 0
+            f_steps[nf] = _fillable(n, nb, black[v], parity) if local else 0
             f_best[nf, 0] = n
             f_best[nf, 1] = nb
             f_best[nf, 2] = front
@@ -654,11 +655,16 @@ def _evaluate_rows(
             return _separated_value(nbrs, ma, _row_cells(tb, w, size), sa, sb, a, b, params)
     if chambers and nfree <= chamber_cells:
         if params[6]:
+            local = params[6] == 2
             room = _row_cells(free, w, size)
             room[a] = 1
             room[b] = 1
-            ca, ea = _front_space(nbrs, moves, _row_cells(ta, w, size), room, a, black, parity)
-            cb, eb = _front_space(nbrs, moves, _row_cells(tb, w, size), room, b, black, parity)
+            ca, ea = _front_space(
+                nbrs, moves, _row_cells(ta, w, size), room, a, black, parity, local
+            )
+            cb, eb = _front_space(
+                nbrs, moves, _row_cells(tb, w, size), room, b, black, parity, local
+            )
             return ca - cb + edge_weight * (ea - eb)
         value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
             nbrs, _row_cells(tb, w, size), b, black, parity
@@ -793,11 +799,12 @@ def _evaluate(
         ta = _marked(owner, 1, size)
         tb = _marked(owner, 2, size)
         if params[6]:
+            local = params[6] == 2
             room = free
             room[a] = 1
             room[b] = 1
-            ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity)
-            cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity)
+            ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity, local)
+            cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity, local)
             return ca - cb + edge_weight * (ea - eb)
         value = _chamber(nbrs, ta, a, black, parity) - _chamber(nbrs, tb, b, black, parity)
     else:
@@ -856,7 +863,7 @@ def evaluation_tables(
     fill_cells: int,
     edge_weight: int,
     separated: int,
-    front: bool,
+    front: int,
     grid: tuple[int, int, bool] | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`_evaluate`'s first three arguments: the neighbour table, the move table and the

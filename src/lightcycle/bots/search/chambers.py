@@ -480,7 +480,9 @@ def _fillable(black: int | None, cells: int, start_black: int) -> int:
     return 2 * min(same - 1, other) + (1 if other >= same else 0)
 
 
-def front_space(kernel: Kernel, head: int, region: int, room: int) -> tuple[int, int]:
+def front_space(
+    kernel: Kernel, head: int, region: int, room: int, local: bool = False
+) -> tuple[int, int]:
     """The usable part of a Voronoi territory as the 2010 champion (a1k0n) counted it,
     aware of the battle front: ``(cells, edges)``.
 
@@ -580,7 +582,11 @@ def front_space(kernel: Kernel, head: int, region: int, room: int) -> tuple[int,
     # Each frame: [entrance, chamber cells, front, exits, next exit, best steps, best
     # cells, best front]; a finished frame hands its best chain to its parent.
     cells, front, exits = explore(head)
-    frames: list[list[Any]] = [[head, cells, front, exits, 0, 0, cells, front]]
+
+    def start(v: int, cells: int) -> int:
+        return _fillable(black, cells, _colour(black, v)) if local else 0
+
+    frames: list[list[Any]] = [[head, cells, front, exits, 0, start(head, cells), cells, front]]
     result = (0, 0)
     while frames:
         f = frames[-1]
@@ -592,7 +598,7 @@ def front_space(kernel: Kernel, head: int, region: int, room: int) -> tuple[int,
         if i < len(exits):
             e = exits[i]
             cells, front, sub = explore(e)
-            frames.append([e, cells, front, sub, 0, 0, cells, front])
+            frames.append([e, cells, front, sub, 0, start(e, cells), cells, front])
             continue
         frames.pop()
         result = (f[6], f[7])

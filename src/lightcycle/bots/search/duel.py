@@ -126,7 +126,7 @@ class SearchOptions:
     draw: int = 0
     edge_weight: int = 3
     partial: bool = True
-    front: bool = False
+    front: int = 0
 
 
 class DuelSearch:
@@ -168,8 +168,9 @@ class DuelSearch:
         if opts.chambers and free.bit_count() <= opts.chamber_cells:
             if opts.front:
                 room = free | ba | bb
-                ca, ea = front_space(k, a, ta, room)
-                cb, eb = front_space(k, b, tb, room)
+                local = opts.front == 2
+                ca, ea = front_space(k, a, ta, room, local)
+                cb, eb = front_space(k, b, tb, room, local)
                 return ca - cb + opts.edge_weight * (ea - eb)
             value = fill_bound(k, a, ta) - fill_bound(k, b, tb)
         else:
