@@ -361,8 +361,9 @@ class Strong(_Searcher):
     In a duel it searches simultaneous moves with iterative deepening alpha-beta (the
     opponent answering each of its moves), a transposition table kept across the game,
     killer and history move ordering, and an evaluation on Voronoi territory that counts
-    how open each territory is (its inner moves, three times a cell's worth) and only
-    the usable part of it (the chamber tree) when the board is tight.
+    how open each territory is (its inner moves, three times a cell's worth) and, at
+    500 free cells or fewer, only the usable part of it: the 2010 champion's
+    front-aware chamber count (a chamber on the battle front counts alone).
     Once the cycles are separated it switches to the endgame: a fill solver bounded by
     reachable area, checkerboard parity and the chamber tree, which proves optimal fills
     on small regions and never fills worse than a greedy wall-hugger.
