@@ -10,8 +10,10 @@ many cells of each colour it has.
 
 `fill_bound` computes that bound in one depth-first pass (Tarjan's low-link algorithm,
 iterative so deep corridors cannot overflow the stack). It is an upper bound on the number
-of moves a cycle can still make, exact for corridors and trees of rooms, and it is what the
-evaluation calls the usable part of a territory.
+of moves a cycle can still make, exact for corridors and trees of rooms.
+
+`front_space` is what the duel's evaluation calls the usable part of a territory: the
+2010 champion's count of the same chambers, aware of the battle front.
 """
 
 from __future__ import annotations
@@ -495,6 +497,15 @@ def front_space(
     filled. `fill_bound` credits a territory cut into pockets along the front with every
     pocket it could chain, and the champion's count does not.
 
+    Args:
+        kernel: the board's kernel.
+        head: the cycle's cell (not in ``region``).
+        region: its territory.
+        room: the free cells and both heads.
+        local: let a chamber alone be its own best chain. The champion starts each
+            chamber's best at nothing, so a chamber on the front anywhere past a cut
+            cell (a few moves away) replaces a whole room before it; `strong` sets this.
+
     Returns:
         ``cells``: the cells a path can fill in the chosen chambers (checkerboard
         colours alternate from the head's), plus one per chosen chamber that touches the
@@ -606,8 +617,7 @@ def front_space(
             break
         parent = frames[-1]
         e = f[0]
-        e_black = (black >> e) & 1 if black is not None else 0
-        steps = _fillable(black, result[0], e_black)
+        steps = _fillable(black, result[0], _colour(black, e))
         if result[1]:
             steps += distance(e) - 1
         else:
