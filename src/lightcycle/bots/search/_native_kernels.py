@@ -260,7 +260,7 @@ def _fillable(n: int, nb: int, start_black: int, parity: bool) -> int:
 
 
 @njit(
-    types.UniTuple(types.int64, 2)(
+    types.UniTuple(types.int64, 2)(  # type: ignore[no-untyped-call]
         _TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean, types.boolean
     ),
     cache=True,
@@ -665,7 +665,7 @@ def _evaluate_rows(
             cb, eb = _front_space(
                 nbrs, moves, _row_cells(tb, w, size), room, b, black, parity, local
             )
-            return ca - cb + edge_weight * (ea - eb)
+            return int(ca - cb + edge_weight * (ea - eb))
         value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
             nbrs, _row_cells(tb, w, size), b, black, parity
         )
@@ -805,7 +805,7 @@ def _evaluate(
             room[b] = 1
             ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity, local)
             cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity, local)
-            return ca - cb + edge_weight * (ea - eb)
+            return int(ca - cb + edge_weight * (ea - eb))
         value = _chamber(nbrs, ta, a, black, parity) - _chamber(nbrs, tb, b, black, parity)
     else:
         value = sa - sb

@@ -227,7 +227,7 @@ def _cache_by_source() -> None:
     except OSError:
         return
     if os.access(folder, os.W_OK):
-        numba.config.CACHE_DIR = str(folder)
+        numba.config.CACHE_DIR = str(folder)  # type: ignore[attr-defined]
 
 
 def _load_endgame() -> None:
