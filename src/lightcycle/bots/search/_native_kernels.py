@@ -260,6 +260,33 @@ def _fillable(n: int, nb: int, start_black: int, parity: bool) -> int:
 
 
 @njit(
+    types.void(_TABLE, _CELLS, types.int64, types.int32[::1], types.int32[::1]),
+    cache=True,
+    nogil=True,
+)
+def _distances(
+    nbrs: np.ndarray, inside: np.ndarray, head: int, dist: np.ndarray, queue: np.ndarray
+) -> None:
+    """Each marked cell's moves from ``head`` through marked cells, into ``dist`` (-1
+    where unmarked or unreached); ``queue``: room for every cell."""
+    dist[head] = 0
+    queue[0] = head
+    lo = 0
+    hi = 1
+    while lo < hi:
+        x = queue[lo]
+        lo += 1
+        for k in range(nbrs.shape[1]):
+            w = nbrs[x, k]
+            if w < 0:
+                break
+            if inside[w] and dist[w] < 0:
+                dist[w] = dist[x] + 1
+                queue[hi] = w
+                hi += 1
+
+
+@njit(
     types.UniTuple(types.int64, 2)(  # type: ignore[no-untyped-call]
         _TABLE, _TABLE, _CELLS, _CELLS, types.int64, _COLOURS, types.boolean, types.boolean
     ),
@@ -335,8 +362,7 @@ def _front_space(
     f_exit = np.empty((size + 1, 3), np.int64)
     f_steps = np.empty(size + 1, np.int64)
     f_best = np.empty((size + 1, 4), np.int64)
-    dist = np.full(size, -1, np.int32)
-    have_dist = False
+    dist = np.full(size, -1, np.int32)  # from the head, found when first needed
     nf = 0
     v = head
     result = np.zeros(4, np.int64)
@@ -418,23 +444,8 @@ def _front_space(
         e = f_entry[f]
         steps = _fillable(result[0], result[1], black[e], parity)
         if result[2]:
-            if not have_dist:
-                have_dist = True
-                dist[head] = 0
-                stack[0] = head
-                lo = 0
-                hi = 1
-                while lo < hi:
-                    x = stack[lo]
-                    lo += 1
-                    for k in range(width):
-                        w = nbrs[x, k]
-                        if w < 0:
-                            break
-                        if inside[w] and dist[w] < 0:
-                            dist[w] = dist[x] + 1
-                            stack[hi] = w
-                            hi += 1
+            if dist[head] < 0:
+                _distances(nbrs, inside, head, dist, stack)
             steps += dist[e] - 1
         else:
             steps += _fillable(f_loc[p, 0] + 1, f_loc[p, 1] + black[e], black[f_entry[p]], parity)
@@ -458,6 +469,34 @@ read from the position's bytes 8 at a time, from any bit offset 0-7)."""
 _GEOMETRY = 7
 """Where `evaluator_for`'s parameters give the row layout: width (0: cell by cell),
 height, wrap; each cell's checkerboard colour follows."""
+
+
+@njit(
+    types.int64(_TABLE, _TABLE, _CELLS, _CELLS, _CELLS, types.int64, types.int64, types.int64[::1]),
+    cache=True,
+    nogil=True,
+)
+def _front_value(
+    nbrs: np.ndarray,
+    moves: np.ndarray,
+    ta: np.ndarray,
+    tb: np.ndarray,
+    room: np.ndarray,
+    a: int,
+    b: int,
+    params: np.ndarray,
+) -> int:
+    """The value by `_front_space` of both territories (``ta``, ``tb``; ``room``: the
+    free cells, which it adds the heads to): usable cells plus the edge weight times
+    the chosen chambers' moves, a's less b's."""
+    parity = params[0] != 0
+    local = params[6] == 2
+    black = params[_GEOMETRY + 3 :]
+    room[a] = 1
+    room[b] = 1
+    ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity, local)
+    cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity, local)
+    return int(ca - cb + params[4] * (ea - eb))
 
 
 @njit(
@@ -655,17 +694,9 @@ def _evaluate_rows(
             return _separated_value(nbrs, ma, _row_cells(tb, w, size), sa, sb, a, b, params)
     if chambers and nfree <= chamber_cells:
         if params[6]:
-            local = params[6] == 2
-            room = _row_cells(free, w, size)
-            room[a] = 1
-            room[b] = 1
-            ca, ea = _front_space(
-                nbrs, moves, _row_cells(ta, w, size), room, a, black, parity, local
-            )
-            cb, eb = _front_space(
-                nbrs, moves, _row_cells(tb, w, size), room, b, black, parity, local
-            )
-            return int(ca - cb + edge_weight * (ea - eb))
+            ma = _row_cells(ta, w, size)
+            mb = _row_cells(tb, w, size)
+            return _front_value(nbrs, moves, ma, mb, _row_cells(free, w, size), a, b, params)
         value = _chamber(nbrs, _row_cells(ta, w, size), a, black, parity) - _chamber(
             nbrs, _row_cells(tb, w, size), b, black, parity
         )
@@ -799,13 +830,7 @@ def _evaluate(
         ta = _marked(owner, 1, size)
         tb = _marked(owner, 2, size)
         if params[6]:
-            local = params[6] == 2
-            room = free
-            room[a] = 1
-            room[b] = 1
-            ca, ea = _front_space(nbrs, moves, ta, room, a, black, parity, local)
-            cb, eb = _front_space(nbrs, moves, tb, room, b, black, parity, local)
-            return int(ca - cb + edge_weight * (ea - eb))
+            return _front_value(nbrs, moves, ta, tb, free, a, b, params)
         value = _chamber(nbrs, ta, a, black, parity) - _chamber(nbrs, tb, b, black, parity)
     else:
         value = sa - sb
@@ -872,8 +897,8 @@ def evaluation_tables(
     `ROW_BITS` wide), ``None`` to evaluate cell by cell."""
     table = _table(neighbours)
     move_table = _table(moves)
-    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight, separated]
-    options.append(front)
+    options = [black is not None, chambers, chamber_cells, fill_cells, edge_weight]
+    options += [separated, front]
     width, height, wrap = grid if grid is not None and grid[0] <= ROW_BITS else (0, 0, False)
     options += [width, height, wrap]
     params = np.concatenate((np.array(options, np.int64), _cells(black, size).astype(np.int64)))
