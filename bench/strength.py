@@ -18,6 +18,12 @@ Three measurements, each against a baseline measured in the same run:
   identical), and the plies each completes in 100 ms; then the endgame solver with its
   compiled copies against the pure one on 120 of the endgame bench's rooms (nodes a
   CPU-second at 1,500 nodes each, identical fills required).
+- ``separated``: how well a separated leaf's value calls the game: positions where the
+  cycles have just been cut apart (from games of two noisy territory bots on the duel
+  map pool, with seeded random continuations from the turns before each separation),
+  each side's optimum fill proven by the endgame solver; the search's value (the chain
+  bound of both regions) against the greedy fill as the baseline, and the 2010
+  champion's close call (greedy fills where the bounds are within 3 cells).
 - ``ladder``: ``lightcycle duel`` pairings at 100 ms per move (side-swapped games on
   the built-in two-player maps plus seeded random symmetric maps, all cores): score,
   Elo difference with its 95% confidence interval, and the mean search depth.
@@ -27,6 +33,7 @@ Run from the repository root::
     python bench/strength.py depth [--positions 30]
     python bench/strength.py endgame [--regions 40]
     python bench/strength.py native [--positions 30]
+    python bench/strength.py separated [--games 60]
     python bench/strength.py ladder [--games 200] [--maps POOL] [--pairs strong:territory,...]
 """
 
@@ -45,14 +52,15 @@ from lightcycle.bots.ladder import Medium, Strong
 from lightcycle.bots.registry import LADDER, make_bot
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
-from lightcycle.bots.search.duel import DuelSearch
-from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.bots.search.duel import DuelSearch, separated
+from lightcycle.bots.search.endgame import chain_bound, greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.referee.clock import TimeControl
-from lightcycle.referee.local import collect_moves
+from lightcycle.referee.local import collect_moves, default_ruleset
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.observe import View
+from lightcycle.tournament.duel import parse_pool
 
 
 class _Noisy(Bot):
@@ -318,6 +326,105 @@ def bench_endgame(regions: int, seed: int, prove_seconds: float) -> dict[str, fl
     }
 
 
+def separated_positions(games: int, seed: int, maps: str) -> list[tuple[Kernel, int, int, int]]:
+    """Positions ``(kernel, a, b, occ)`` where the cycles have just been separated: the
+    separation of each game of two noisy territory bots, and seeded random joint moves
+    from each of the ten turns before it until the cycles part (a search's leaves are
+    positions like these, mostly not the one the game reached)."""
+    rng = random.Random(seed)
+    pool = parse_pool(maps, seed)
+    out: list[tuple[Kernel, int, int, int]] = []
+    for g in range(games):
+        spec = pool[g % len(pool)]
+        state = new_game(default_ruleset(spec, 2), spec, seed=rng.randrange(10**6))
+        k = Kernel(spec.topology)
+        bots = [_Noisy(rng), _Noisy(rng)]
+        history: list[tuple[int, int, int]] = []
+        while state.outcome is None:
+            a, b, occ = state.cycles[0].head, state.cycles[1].head, state.occupied
+            if separated(k, a, b, occ):
+                out.append((k, a, b, occ))
+                break
+            history.append((a, b, occ))
+            state = step(state, collect_moves(state, bots))
+        for a0, b0, occ0 in history[-10:]:
+            a, b, occ = a0, b0, occ0
+            for _ in range(60):
+                am = [d for d in k.neighbours[a] if not (occ >> d) & 1]
+                bm = [d for d in k.neighbours[b] if not (occ >> d) & 1]
+                if not am or not bm:
+                    break
+                a, b = rng.choice(am), rng.choice(bm)
+                if a == b:
+                    break
+                occ |= (1 << a) | (1 << b)
+                if separated(k, a, b, occ):
+                    out.append((k, a, b, occ))
+                    break
+    return out
+
+
+def bench_separated(
+    games: int, seed: int, maps: str, prove_seconds: float
+) -> dict[str, float | str]:
+    """How often each estimate of a separated position's fills calls its outcome (who
+    fills more, or a tie) right, against the proven optima."""
+    calls = {"chain_bound": 0, "baseline_greedy": 0, "close_call_greedy": 0}
+    close_calls = dict.fromkeys(calls, 0)
+    n = close = unproven = exact = 0
+    errors: list[int] = []
+
+    def sign(x: int) -> int:
+        return (x > 0) - (x < 0)
+
+    for k, a, b, occ in separated_positions(games, seed, maps):
+        free = k.full & ~occ
+        bounds: list[int] = []
+        greedy: list[int] = []
+        best: list[int] = []
+        for head in (a, b):
+            region = k.flood(1 << head, free)
+            bounds.append(chain_bound(k, head, region))
+            greedy.append(len(greedy_fill(k, head, region)))
+            stop = time.perf_counter() + prove_seconds
+            fill = solve_fill(k, head, region, out_of_time=lambda s=stop: time.perf_counter() > s)
+            best.append(len(fill.path) if fill.proven else -1)
+        if min(best) < 0:
+            unproven += 1
+            continue
+        n += 1
+        errors += [u - o for u, o in zip(bounds, best, strict=True)]
+        exact += bounds == best
+        truth = sign(best[0] - best[1])
+        bound_diff = bounds[0] - bounds[1]
+        is_close = 0 < abs(bound_diff) <= 3
+        close += is_close
+        guesses = {
+            "chain_bound": bound_diff,
+            "baseline_greedy": greedy[0] - greedy[1],
+            "close_call_greedy": greedy[0] - greedy[1] if is_close else bound_diff,
+        }
+        for name, guess in guesses.items():
+            right = sign(guess) == truth
+            calls[name] += right
+            if is_close:
+                close_calls[name] += right
+    figures: dict[str, float | str] = {
+        "positions_with_proven_optima": n,
+        "positions_not_proven": unproven,
+        "chain_bound_exact_both_sides": exact / n if n else 0.0,
+        "chain_bound_minus_optimum_mean": statistics.mean(errors) if errors else 0.0,
+        "chain_bound_minus_optimum_min": min(errors) if errors else 0,
+        "chain_bound_minus_optimum_max": max(errors) if errors else 0,
+    }
+    for name, count in calls.items():
+        figures[f"{name}_calls_right"] = count / n if n else 0.0
+    figures["close_positions_bounds_within_3"] = close
+    for name, count in close_calls.items():
+        figures[f"{name}_calls_right_when_close"] = count / close if close else 0.0
+    return figures
+
+
 def bench_ladder(pairs: list[tuple[str, str]], games: int, workers: int | None, maps: str) -> None:
     """Duels at 100 ms per move; prints one line per pairing as it finishes.
 
@@ -401,6 +508,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     nat.add_argument("--positions", type=_count, default=30)
     nat.add_argument("--seed", type=int, default=1)
+    sep = sub.add_parser(
+        "separated",
+        help="how well the separated leaf's value calls the game, against proven optima",
+        description="Positions where the cycles have just been separated (noisy territory "
+        "games on the map pool, and random continuations from the ten turns before each "
+        "separation); each side's optimum proven by the endgame solver (positions it "
+        "cannot prove in --prove-seconds are left out and counted). How often the chain "
+        "bound (strong's value), the greedy fill (baseline) and the 2010 champion's close "
+        "call say who fills more. Example: python bench/strength.py separated --games 60",
+    )
+    sep.add_argument("--games", type=_count, default=60)
+    sep.add_argument("--seed", type=int, default=1)
+    sep.add_argument("--maps", default="builtin,random:20", help="the map pool")
+    sep.add_argument("--prove-seconds", type=float, default=2.0)
     lad = sub.add_parser(
         "ladder",
         help="lightcycle duel pairings of the ladder at 100 ms a move",
@@ -421,6 +542,8 @@ def main(argv: list[str] | None = None) -> int:
         _print(bench_endgame(args.regions, args.seed, args.prove_seconds))
     elif args.what == "native":
         _print(bench_native(args.positions, args.seed))
+    elif args.what == "separated":
+        _print(bench_separated(args.games, args.seed, args.maps, args.prove_seconds))
     else:
         pairs = [tuple(x.split(":")) for x in args.pairs.split(",")]
         bench_ladder(pairs, args.games, args.workers, args.maps)  # type: ignore[arg-type]
