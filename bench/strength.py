@@ -377,7 +377,10 @@ def bench_separated(
     def sign(x: int) -> int:
         return (x > 0) - (x < 0)
 
-    for k, a, b, occ in separated_positions(games, seed, maps):
+    positions = separated_positions(games, seed, maps)
+    for index, (k, a, b, occ) in enumerate(positions):
+        if index % 20 == 0:
+            print(f"\rproving position {index + 1} of {len(positions)}", end="", file=sys.stderr)
         free = k.full & ~occ
         bounds: list[int] = []
         greedy: list[int] = []
@@ -409,6 +412,7 @@ def bench_separated(
             calls[name] += right
             if is_close:
                 close_calls[name] += right
+    print(file=sys.stderr)
     figures: dict[str, float | str] = {
         "positions_with_proven_optima": n,
         "positions_not_proven": unproven,
