@@ -56,6 +56,7 @@ from lightcycle.bots.search.duel import DuelSearch, separated
 from lightcycle.bots.search.endgame import chain_bound, greedy_fill, solve_fill
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
+from lightcycle.maps.spec import MapError
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.local import collect_moves, default_ruleset
 from lightcycle.rules.engine import new_game, step
@@ -540,6 +541,11 @@ def main(argv: list[str] | None = None) -> int:
     default_pairs += ["strong:floodfill", "strong:territory"]
     lad.add_argument("--pairs", default=",".join(default_pairs))
     args = p.parse_args(argv)
+    if args.what in ("separated", "ladder"):
+        try:
+            parse_pool(args.maps, getattr(args, "seed", 1))
+        except MapError as exc:
+            p.error(f"--maps: {exc}")
     if args.what == "depth":
         _print(bench_depth(args.positions, args.seed))
     elif args.what == "endgame":

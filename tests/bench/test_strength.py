@@ -43,3 +43,14 @@ def test_separated_refuses_a_bad_game_count(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         main(["separated", "--games", "0"])
     assert "--games" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("what", ["separated", "ladder"])
+def test_a_bad_map_pool_is_refused_before_any_game(
+    what: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([what, "--maps", "nosuchmap"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--maps" in err and "nosuchmap" in err and "lightcycle maps list" in err
