@@ -543,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.what in ("separated", "ladder"):
         try:
-            parse_pool(args.maps, getattr(args, "seed", 1))
+            parse_pool(args.maps)  # only whether it reads; the seed names random maps
         except MapError as exc:
             p.error(f"--maps: {exc}")
     if args.what == "depth":
