@@ -64,7 +64,8 @@ def test_report_writes_html_png_and_json(played: Path) -> None:
     out = played.parent / "cli"
     page = (out / "report.html").read_text(encoding="utf-8")
     assert page.count("<svg") == 2 and "<polyline" in page
-    assert page.count('<a href="replays/') == 6
+    assert page.count('<a href="games/') == 6 and page.count('href="replays/') == 6
+    assert len(list((out / "games").glob("*.html"))) == 6  # a viewer page per game
     for name in ("elo.png", "openskill.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     r = runner.invoke(app, ["tournament", "report", str(out), "--json"])
@@ -84,7 +85,8 @@ def test_report_writes_html_png_and_json(played: Path) -> None:
     r = runner.invoke(app, ["tournament", "report", str(played), "--html", str(elsewhere)])
     assert r.exit_code == 0, r.output
     hrefs = re.findall(r'href="([^"]+)"', (elsewhere / "report.html").read_text())
-    assert len(hrefs) == 6 and hrefs[0].startswith("../../cli/replays/")
+    assert len(hrefs) == 12 and hrefs[0].startswith("games/")
+    assert hrefs[1].startswith("../../cli/replays/")
     assert all((elsewhere / h).is_file() for h in hrefs)  # the links work from there
 
 
@@ -178,3 +180,71 @@ def test_the_crosstable_numbers_its_columns(played: Path) -> None:
     r = runner.invoke(app, ["tournament", "report", str(played)])
     assert r.exit_code == 0, r.output
     assert "columns: the bots by their row number" in flat(r.output)
+
+
+BROKEN = """\
+name = "class"
+maps = ["arena-10"]
+protocol = "jsonl"
+bots = [
+  "builtin:random",
+  { spec = "cmd:nosuch-lightcycle-bot --fast", name = "alice" },
+]
+[time]
+move = 5.0
+"""
+
+
+def test_a_bot_that_cannot_start_writes_nothing_and_names_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "class.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path), "-j", "1"])
+    assert r.exit_code == 2, r.output
+    assert flat(r.output).startswith(
+        f"error: {path}, line 6, bot 'alice': command 'nosuch-lightcycle-bot' not found"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class.toml"]  # no folder, no db
+    # a script an interpreter would run must exist too
+    path.write_text(BROKEN.replace("nosuch-lightcycle-bot --fast", "sh alice.sh"), "utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path), "-j", "1"])
+    assert r.exit_code == 2 and "line 6, bot 'alice': script 'alice.sh'" in flat(r.output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["class.toml"]
+    # fixed, the same file runs at once
+    fixed = BROKEN.replace("cmd:nosuch-lightcycle-bot --fast", "builtin:chaser")
+    path.write_text(fixed, encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path), "-j", "1"])
+    assert r.exit_code == 0 and "2 games played by this run" in flat(r.output), r.output
+
+
+def test_a_folder_left_by_a_run_that_played_nothing_takes_the_corrected_file(
+    tmp_path: Path,
+) -> None:
+    """A stored tournament without a finished game (a run stopped before its first game)
+    is not "a different file": the corrected file replaces it."""
+    from lightcycle.tournament.config import load_config
+    from lightcycle.tournament.plan import make_plan
+    from lightcycle.tournament.runner import open_tournament
+    from lightcycle.tournament.store import Store
+
+    path = tmp_path / "class.toml"
+    path.write_text(CONFIG.replace('name = "cli"', 'name = "class"'), encoding="utf-8")
+    plan = make_plan(load_config(path))
+    with Store(plan.config.database_url) as store:
+        open_tournament(plan, store)  # what a run that stopped before its first game left
+    fixed = CONFIG.replace('name = "cli"', 'name = "class"').replace("seed = 2", "seed = 3")
+    path.write_text(fixed.replace('"builtin:wallhugger", ', ""), encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path), "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert "2 games played by this run" in flat(r.output)
+    r = runner.invoke(app, ["tournament", "report", str(path), "--json"])
+    assert json.loads(r.stdout)["config"]["seed"] == 3
+
+
+def test_a_cmd_bot_without_a_protocol_is_told_the_toml_key(tmp_path: Path) -> None:
+    path = tmp_path / "p.toml"
+    path.write_text('maps = ["ring"]\nbots = ["random", "cmd:./bot"]\n', encoding="utf-8")
+    r = runner.invoke(app, ["tournament", "run", str(path)])
+    assert r.exit_code == 2, r.output
+    text = flat(r.output)
+    assert '{ spec = "cmd:./bot", protocol = "tron2010" }' in text and "--protocol" not in text
+    assert 'protocol = "tron2010" at the top level of the file' in text

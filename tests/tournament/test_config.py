@@ -9,7 +9,7 @@ import pytest
 
 from lightcycle.referee.players import make_player
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.config import TournamentError, load_config, toml_error
+from lightcycle.tournament.config import TournamentError, bot_line, load_config, toml_error
 from lightcycle.tournament.duel import parse_pool, random_seeds
 from lightcycle.tournament.plan import make_plan
 
@@ -62,6 +62,7 @@ def test_relative_paths_are_read_from_the_files_folder(
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "alice.py").write_text((ROOT / "tests/tournament/duel_bots.py").read_text())
+    (folder / "bot.py").write_text("")  # the cmd: bot's script, looked for in the folder
     text = GOOD.replace('"builtin:random",', '"py:alice.py:DeepBot", "cmd:python3 bot.py",')
     text = 'protocol = "jsonl"\n' + text
     config = load_config(write(folder, text))
@@ -166,3 +167,58 @@ def test_a_file_that_is_not_utf8_names_the_line(tmp_path: Path) -> None:
     path.write_bytes(b'bots = ["random", "chaser"]\nname = "Caf\xe9"\nmaps = ["ring"]\n')
     with pytest.raises(TournamentError, match=r"latin1.toml, line 2: not UTF-8 text"):
         load_config(path)
+
+
+def test_a_missing_protocol_names_the_toml_key_not_the_cli_flag(tmp_path: Path) -> None:
+    """In a tournament file the fix is a TOML key; the command line keeps its flag."""
+    from lightcycle.bots.api import BotError
+    from lightcycle.referee.players import parse_bot_spec
+
+    with pytest.raises(BotError, match="add --protocol"):  # the CLI's words, for the CLI
+        parse_bot_spec("cmd:./bot")
+    (tmp_path / "mybot.toml").write_text('command = "./mybot"\n', encoding="utf-8")
+    with pytest.raises(BotError) as info:  # a bot file (match --bot mybot.toml): its key
+        parse_bot_spec(str(tmp_path / "mybot.toml"))
+    assert 'set protocol = "tron2010"' in str(info.value) and "--protocol" not in str(info.value)
+    path = write(tmp_path, 'maps = ["ring"]\nbots = [\n  "random",\n  "mybot.toml",\n]\n')
+    with pytest.raises(TournamentError) as info:
+        load_config(path)
+    got = str(info.value)
+    assert got.startswith(f"{path}, line 4, bot 'mybot.toml': ") and "--protocol" not in got
+    assert 'protocol = "tron2010" at the top level of t.toml' in got
+    path = write(tmp_path, 'maps = ["ring"]\nbots = ["random", { spec = "cmd:./b", name = "B" }]')
+    with pytest.raises(TournamentError) as info:
+        load_config(path)
+    got = str(info.value)
+    assert got.startswith(f"{path}, line 2, bot 'B': ") and "--protocol" not in got
+    assert '{ spec = "cmd:./b", protocol = "tron2010" }' in got
+    load_config(write(tmp_path, 'protocol = "jsonl"\n' + path.read_text()))  # the fix works
+
+
+def test_a_bot_is_found_on_its_own_line() -> None:
+    text = (
+        'maps = ["ring"]\n'
+        "bots = [\n"
+        '  "builtin:random",\n'
+        "  { spec = 'builtin:chaser', name = 'C' },\n"
+        '  "builtin:random",\n'
+        "]\n"
+    )
+    assert bot_line(text, "builtin:random") == 3
+    assert bot_line(text, "builtin:chaser") == 4
+    assert bot_line(text, "builtin:random", before=1) == 5
+    assert bot_line(text, "builtin:floodfill") == 2  # not found: the bots key
+    tables = 'maps = ["ring"]\n[[bots]]\nspec = "a"\n[[bots]]\nspec = "b"\n'
+    assert bot_line(tables, "b") == 5
+
+
+def test_a_program_that_is_not_executable_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "bot").write_text("#!/bin/sh\n", encoding="utf-8")
+    path = write(tmp_path, 'protocol = "jsonl"\nmaps = ["ring"]\nbots = ["random", "cmd:./bot"]\n')
+    with pytest.raises(TournamentError, match=r"line 3, bot 'cmd:./bot': command './bot' is "):
+        make_plan(load_config(path))
+    (tmp_path / "bot").chmod(0o755)
+    make_plan(load_config(path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bot", "t.toml"]

@@ -23,7 +23,9 @@ from lightcycle.tournament.runner import (
     MAX_BATCH,
     BatchSizer,
     RunProgress,
+    _sync_schedule,
     match_setup,
+    open_tournament,
     run_tournament,
 )
 from lightcycle.tournament.store import Store, StoreError
@@ -166,6 +168,29 @@ def test_a_changed_file_is_refused_with_what_changed(tmp_path: Path) -> None:
     changed = plan_of(tmp_path, RR.replace("rounds = 2", "rounds = 3"))
     with pytest.raises(StoreError, match=r"rounds: 2 -> 3"):
         run_tournament(changed, workers=1)
+
+
+def test_a_file_with_no_finished_game_may_change_freely(tmp_path: Path) -> None:
+    """A run that stopped before its first game (a bot that would not start, before the
+    runner checked programs up front) leaves a stored tournament with a schedule and no
+    result: the corrected file takes its place instead of being refused as different."""
+    first = plan_of(tmp_path, RR)
+    with Store(first.config.database_url) as store:
+        row = open_tournament(first, store)
+        _sync_schedule(first, store, row.id, first.format.schedule({}).pairings)
+        assert len(store.matches(row.id)) == 24 and not store.results(row.id)
+    text = RR.replace('"builtin:chaser", ', "").replace("seed = 3", "seed = 4")
+    fixed = plan_of(tmp_path, text)
+    summary = run_tournament(fixed, workers=1)
+    assert (summary.played, summary.resumed, summary.total) == (12, 0, 12)
+    with Store(fixed.config.database_url) as store:
+        row = store.tournament("t")
+        assert row is not None and row.config == fixed.config.fingerprint_json()
+        assert [e.name for e in store.entrants(row.id)] == [e.name for e in fixed.entrants]
+        assert check(store, row.id) == []
+    # once a game is finished the file is fixed again: changing it is refused
+    with pytest.raises(StoreError, match=r"seed: 4 -> 5"):
+        run_tournament(plan_of(tmp_path, text.replace("seed = 4", "seed = 5")), workers=1)
 
 
 def test_forfeits_are_counted(tmp_path: Path) -> None:

@@ -211,3 +211,27 @@ def test_an_interrupted_migration_leaves_no_half_made_schema(
 def test_bad_urls_say_what_to_do(url: str, message: str) -> None:
     with pytest.raises(StoreError, match=message):
         Store(url)
+
+
+def test_a_tournament_without_results_takes_a_new_configuration(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    tid = _setup(store)
+    entrants = [("A", "a", False), ("C", "c", False), ("D", "d", False)]
+    store.replace_tournament(tid, "gauntlet", '{"seed": 2}', entrants)
+    row = store.tournament("t")
+    assert row is not None and (row.id, row.format, row.config) == (tid, "gauntlet", '{"seed": 2}')
+    assert [(e.name, e.spec, e.filler) for e in store.entrants(tid)] == entrants
+    assert store.matches(tid) == []  # the next run schedules from the new file
+
+
+def test_a_tournament_with_a_result_keeps_its_configuration(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    tid = _setup(store)
+    first = store.matches(tid)[0]
+    ups = RatingBook().rate([("A", 1), ("B", 2)])
+    store.record(tid, first, _result(first.key), ups, store.entrant_ids(tid))
+    with pytest.raises(StoreError, match="results cannot change"):
+        store.replace_tournament(tid, "gauntlet", "{}", [("C", "c", False), ("D", "d", False)])
+    row = store.tournament("t")
+    assert row is not None and (row.format, row.config) == ("round-robin", "{}")
+    assert [e.name for e in store.entrants(tid)] == ["A", "B"] and len(store.matches(tid)) == 2

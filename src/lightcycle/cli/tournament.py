@@ -309,8 +309,8 @@ def report_cmd(
     html: Annotated[
         Path | None,
         typer.Option(
-            help="Folder for report.html, report.json and the PNG charts "
-            "(default: the output folder)."
+            help="Folder for report.html, report.json, the PNG charts and games/ (a viewer "
+            "page per game) (default: the output folder)."
         ),
     ] = None,
     db: DbOption = None,
@@ -318,9 +318,10 @@ def report_cmd(
 ) -> None:
     """Show standings, crosstable, Elo and OpenSkill tables; write HTML and PNG charts.
 
-    Writes report.html (tables, rating history as inline SVG, links to every replay),
-    report.json, elo.png and openskill.png into the output folder. Works while the
-    tournament is still running.
+    Writes report.html (tables, rating history as inline SVG, every game linked to its
+    viewer page and replay), games/KEY.html (a standalone viewer page per game, opened
+    from disk with no server), report.json, elo.png and openskill.png into the output
+    folder. Works while the tournament is still running.
 
     Example: lightcycle tournament report examples/tournaments/classroom.toml
     """

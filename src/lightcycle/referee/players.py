@@ -65,6 +65,12 @@ class BotSpec:
     reuse: bool = False
 
 
+class MissingProtocol(BotError):
+    """A program bot with no protocol. The message suggests ``--protocol`` (the command
+    line's way); a caller reading a file (a tournament's TOML) catches this and names its
+    own key instead."""
+
+
 def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) -> BotSpec:
     """Read a bot spec (see the module docstring).
 
@@ -96,7 +102,7 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
         if not argv:
             raise BotError(f"{text!r}: give a command after cmd:, e.g. cmd:'python3 bot.py'")
         if protocol is None:
-            raise BotError(
+            raise MissingProtocol(
                 f"{text!r} needs a protocol: add --protocol tron2010|aichallenge|sexp|jsonl"
             )
         _check_protocol(protocol, text)
@@ -169,7 +175,7 @@ def read_bot_file(path: Path, protocol: str | None = None, reuse: bool = False) 
         raise BotError(f'{path}: "command" is empty')
     proto = data.get("protocol", protocol)
     if not isinstance(proto, str):
-        raise BotError(f'{path}: set protocol = "tron2010" (or aichallenge, sexp, jsonl)')
+        raise MissingProtocol(f'{path}: set protocol = "tron2010" (or aichallenge, sexp, jsonl)')
     _check_protocol(proto, str(path))
     name = data.get("name")
     if name is not None and not isinstance(name, str):

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from lightcycle.bots.api import BotError
+from lightcycle.protocols import get_protocol
 from lightcycle.referee.clock import TimeControl
-from lightcycle.referee.players import BotSpec, parse_bot_spec
+from lightcycle.referee.players import BotSpec, MissingProtocol, parse_bot_spec
 
 FORMATS = ("round-robin", "gauntlet", "swiss", "elimination", "ffa")
 """The tournament formats (docs/tournaments.md#formats)."""
@@ -183,6 +184,23 @@ class TournamentConfig:
             return str(self.path)
         return f"{self.path}, line {line}"
 
+    def locate_bot(self, index: int) -> str:
+        """``FILE, line N, bot 'NAME'`` for errors about the ``index``-th bot (0-based).
+
+        A file with thirty bots needs the line of the one at fault, not of ``bots =``;
+        the bot is named as the file names it (its ``name``, else its spec).
+        """
+        entry = self.bots[index]
+        label = f"bot {(entry.name or entry.spec)!r}"
+        if self.path is None:
+            return label
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except OSError:
+            return f"{self.path}, {label}"
+        before = sum(1 for b in self.bots[:index] if b.spec == entry.spec)
+        return f"{self.path}, line {bot_line(text, entry.spec, before)}, {label}"
+
     def map_path(self, item: str) -> str:
         """A map item with a file path read from the file's folder."""
         candidate = self.base / item
@@ -260,6 +278,29 @@ def _line_of(text: str, key: str, table: str | None = None) -> int | None:
             if m is not None and m.group(1) == table:
                 return number
     return None
+
+
+def bot_line(text: str, spec: str, before: int = 0) -> int:
+    """The line of a bot whose spec is ``spec``, after ``before`` bots with the same spec.
+
+    The bot's spec is looked for as a quoted string from the ``bots`` key (or the first
+    ``[[bots]]`` table) on; a spec written with escapes is not found, and the error then
+    points at ``bots`` itself.
+    """
+    lines = text.splitlines()
+    start = _line_of(text, "bots")
+    if start is None:
+        header = re.compile(r"^\s*\[\[\s*bots\s*\]\]")
+        start = next((n for n, line in enumerate(lines, start=1) if header.match(line)), 1)
+    quoted = (f'"{spec}"', f"'{spec}'")
+    seen = 0
+    for number in range(start, len(lines) + 1):
+        line = lines[number - 1]
+        hits = sum(line.count(q) for q in quoted)
+        if seen + hits > before:
+            return number
+        seen += hits
+    return line_for(text, "bots")
 
 
 _TOML_POSITION = re.compile(
@@ -414,6 +455,12 @@ def load_config(
             raise r.error(
                 key, f"time.{key} = {value!r}: expected seconds >= 0, e.g. {key} = 0.5", "time"
             )
+    top_protocol = r.string("protocol")
+    if top_protocol is not None:
+        try:
+            get_protocol(top_protocol)
+        except ValueError as exc:
+            raise r.error("protocol", f"protocol = {json.dumps(top_protocol)}: {exc}") from None
     isolate = r.string("isolate", "auto")
     if isolate not in ("auto", "pidns", "none"):
         raise r.expect("isolate", isolate)
@@ -444,13 +491,36 @@ def load_config(
     for i, entry in enumerate(config.bots):
         try:
             config.resolve_spec(entry.spec, entry.protocol)
+        except MissingProtocol as exc:
+            raise TournamentError(
+                f"{config.locate_bot(i)}: {_protocol_hint(entry.spec, exc, path)}"
+            ) from None
         except BotError as exc:
-            raise r.error("bots", f"bot {i + 1} ({entry.spec}): {exc}") from None
+            raise TournamentError(f"{config.locate_bot(i)}: {exc}") from None
     try:
         config.resolve_spec(config.filler)
+    except MissingProtocol as exc:
+        hint = _protocol_hint(config.filler, exc, path, table=False)
+        raise r.error("filler", f"filler: {hint}") from None
     except BotError as exc:
         raise r.error("filler", f"filler: {exc}") from None
     return config
+
+
+def _protocol_hint(spec: str, exc: MissingProtocol, path: Path, table: bool = True) -> str:
+    """A missing protocol in the words of the tournament file: its TOML keys, not the
+    command line's ``--protocol`` that `parse_bot_spec` suggests."""
+    top = 'protocol = "tron2010" at the top level of the file, for every bot without one'
+    if not spec.strip().startswith("cmd:"):  # a bot file: its own key, or the tournament's
+        return f"{exc}, or {top.replace('the file', path.name)}"
+    example = json.dumps(spec.strip())
+    if not table:
+        return f"{example} needs a protocol: set {top} (tron2010, aichallenge, sexp or jsonl)"
+    return (
+        f"{example} needs a protocol: give it in the bot's table, "
+        f'{{ spec = {example}, protocol = "tron2010" }} (or aichallenge, sexp, jsonl), '
+        f"or set {top}"
+    )
 
 
 def _bots(r: _Reader) -> tuple[BotEntry, ...]:

@@ -8,7 +8,10 @@ on its 400th match.
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from lightcycle.formats.errors import FormatError
@@ -22,6 +25,7 @@ from lightcycle.rules.engine import new_game
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits
+from lightcycle.sandbox.process import pidns_prefix
 from lightcycle.tournament.config import FORMATS, TournamentConfig, TournamentError
 from lightcycle.tournament.duel import parse_pool
 from lightcycle.tournament.elimination import Elimination
@@ -187,6 +191,67 @@ def playable(spec: MapSpec, ruleset: Ruleset, seats: int, bots: list[BotSpec]) -
     return None
 
 
+SCRIPTS = (".py", ".js", ".mjs", ".rb", ".pl", ".php", ".lua", ".sh", ".jar", ".R")
+"""Suffixes of the script an interpreter runs (``python3 bot.py``): a missing one is a
+bot that crashes on its first turn, so it is refused before the first game."""
+
+
+def program_problem(spec: BotSpec) -> str | None:
+    """Why the bot program ``spec`` cannot start (``None``: it can, as far as can be told
+    without starting it).
+
+    The sandbox refuses the same programs when a game starts one, but by then a
+    tournament would have written its folder and database; checking here lets a
+    mistyped command fail before anything is written. The script an interpreter is given
+    (the first argument that is not an option and ends in a script suffix, e.g.
+    ``python3 bots/alice.py``) must exist too.
+    """
+    if spec.kind != "program" or not spec.command:
+        return None
+    program, cwd = spec.command[0], spec.cwd or Path.cwd()
+    if os.sep in program:
+        path = cwd / program
+        if not path.is_file():
+            return f"command {program!r} not found: no such file ({path})"
+        if not os.access(path, os.X_OK):
+            return (
+                f"command {program!r} is not executable: chmod +x {path}, or run it through "
+                "its interpreter, e.g. cmd:python3 bot.py"
+            )
+    elif shutil.which(program) is None:
+        return (
+            f"command {program!r} not found: no such program on the PATH; install it or "
+            "give its path"
+        )
+    args = spec.command[1:]
+    for i, arg in enumerate(args):
+        if arg.startswith("-"):
+            continue
+        if i > 0 and args[i - 1] in ("-c", "-m", "-e"):  # code or a module, not a file
+            break
+        if arg.endswith(SCRIPTS) and not (cwd / arg).is_file():
+            return f"script {arg!r} of command {' '.join(spec.command)!r} not found ({cwd / arg})"
+        break
+    return None
+
+
+def _check_programs(config: TournamentConfig, specs: list[BotSpec], filler: BotSpec) -> None:
+    """Refuse a bot program that cannot start, naming the bot's line in the file."""
+    for i, spec in enumerate(specs):
+        why = program_problem(spec)
+        if why is not None:
+            raise TournamentError(f"{config.locate_bot(i)}: {why}")
+    why = program_problem(filler)
+    if why is not None:
+        raise TournamentError(f"{config.locate('filler')}: filler: {why}")
+    programs = [s for s in (*specs, filler) if s.kind == "program"]
+    if programs and config.isolate == "pidns" and not pidns_prefix():
+        raise TournamentError(
+            f'{config.locate("isolate")}: isolate = "pidns": PID namespaces are not '
+            'available on this machine; use isolate = "auto"'
+        )
+
+
 def _ruleset(config: TournamentConfig, spec: MapSpec, seats: int) -> Ruleset:
     """The rules of games on ``spec``: the file's ruleset (else the map's own), settings
     applied.
@@ -217,6 +282,7 @@ def make_plan(config: TournamentConfig) -> Plan:
     """
     specs = [config.resolve_spec(b.spec, b.protocol) for b in config.bots]
     filler = config.resolve_spec(config.filler)
+    _check_programs(config, specs, filler)
     seats = _seats(config, len(specs))
     # fillers depend on the bots and seats only, so the pool's size is not needed yet
     fillers = make_format(config.format, len(specs), 1, config.rounds, config.seed, seats).fillers

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from lightcycle.render import palette
+
 PALETTE = (
     "#1f77b4",
     "#d62728",
@@ -28,6 +30,35 @@ PALETTE = (
     "#bcbd22",
 )
 """Line colours, one per entrant in turn (ten distinguishable colours, then again)."""
+
+DARK_PALETTE = (*palette.HEADS[:6], palette.ITEMS["turbo"], palette.ITEMS["ghost"], "#2dd4bf")
+"""Line colours on a dark page: the viewer's bright head colours (its white and grey left
+out, they read as axes), then a few more of the same brightness."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours of a chart's frame: a PNG is pasted onto white documents, the HTML
+    report's SVG sits on the replay viewer's dark page.
+
+    Attributes:
+        background: the chart's area.
+        text: titles, ticks and legend.
+        grid: the tick lines.
+        frame: the plotting area's border.
+    """
+
+    background: str
+    text: str
+    grid: str
+    frame: str
+
+
+LIGHT = Theme("white", "black", "#e5e5e5", "#999")
+"""Black on white (the PNGs)."""
+
+DARK = Theme("#161a23", "#e5e7eb", "#262b36", palette.EDGE)
+"""The replay viewer's panel colours (``viewer/static/viewer.css``)."""
 
 MAX_POINTS = 400
 """Points drawn per line at most: longer histories are sampled evenly."""
@@ -86,7 +117,11 @@ def _sample(values: Sequence[float]) -> list[tuple[int, float]]:
 
 
 def layout(
-    series: Mapping[str, Sequence[float]], title: str, width: int = 900, height: int = 420
+    series: Mapping[str, Sequence[float]],
+    title: str,
+    width: int = 900,
+    height: int = 420,
+    colours: Sequence[str] = PALETTE,
 ) -> Chart:
     """Place every line of ``series`` (name -> rating after each match, from match 0).
 
@@ -96,6 +131,7 @@ def layout(
         title: the chart's title.
         width: image width.
         height: image height.
+        colours: the lines' colours, in turn (`PALETTE` on white, `DARK_PALETTE` on dark).
     """
     legend_width = 170
     left, top, right, bottom = 64.0, 36.0, float(width - legend_width), float(height - 40)
@@ -122,26 +158,28 @@ def layout(
         (y_of(lo + k * step), f"{lo + k * step:.{decimals}f}") for k in range(count + 1)
     )
     lines = tuple(
-        Line(name, PALETTE[i % len(PALETTE)], tuple((x_of(x), y_of(v)) for x, v in _sample(s)))
+        Line(name, colours[i % len(colours)], tuple((x_of(x), y_of(v)) for x, v in _sample(s)))
         for i, (name, s) in enumerate(series.items())
     )
     return Chart(width, height, title, (left, top, right, bottom), x_ticks, y_ticks, lines)
 
 
-def svg(chart: Chart) -> str:
-    """The chart as an ``<svg>`` element (for inlining in HTML)."""
+def svg(chart: Chart, theme: Theme = LIGHT) -> str:
+    """The chart as an ``<svg>`` element (for inlining in HTML), in ``theme``'s colours."""
     left, top, right, bottom = chart.plot
     e = html.escape
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{chart.width}" '
         f'height="{chart.height}" viewBox="0 0 {chart.width} {chart.height}" '
-        'font-family="sans-serif" font-size="12">',
-        f'<rect x="0" y="0" width="{chart.width}" height="{chart.height}" fill="white"/>',
+        f'font-family="sans-serif" font-size="12" fill="{theme.text}">',
+        f'<rect x="0" y="0" width="{chart.width}" height="{chart.height}" '
+        f'fill="{theme.background}"/>',
         f'<text x="{left:.1f}" y="22" font-size="15" font-weight="bold">{e(chart.title)}</text>',
     ]
     for y, label in chart.y_ticks:
         parts.append(
-            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" stroke="#e5e5e5"/>'
+            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" '
+            f'stroke="{theme.grid}"/>'
         )
         parts.append(
             f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end">{e(label)}</text>'
@@ -152,7 +190,7 @@ def svg(chart: Chart) -> str:
         )
     parts.append(
         f'<rect x="{left:.1f}" y="{top:.1f}" width="{right - left:.1f}" '
-        f'height="{bottom - top:.1f}" fill="none" stroke="#999"/>'
+        f'height="{bottom - top:.1f}" fill="none" stroke="{theme.frame}"/>'
     )
     parts.append(
         f'<text x="{(left + right) / 2:.1f}" y="{chart.height - 6}" text-anchor="middle">'

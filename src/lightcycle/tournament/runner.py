@@ -131,6 +131,9 @@ def _bye_points(plan: Plan) -> float:
 def open_tournament(plan: Plan, store: Store) -> TournamentRow:
     """The plan's tournament in ``store``: created on first use, else checked against it.
 
+    A stored tournament with no finished match takes the file as it is now (its stored
+    configuration, entrants and schedule are replaced): no result depends on the old one.
+
     Raises:
         StoreError: the stored tournament was started from a different file (the
             message lists what changed), or its entrants differ.
@@ -141,6 +144,16 @@ def open_tournament(plan: Plan, store: Store) -> TournamentRow:
     entrant_rows = [(e.name, e.spec_text, e.filler) for e in plan.entrants]
     if row is None:
         store.create_tournament(config.name, config.format, wanted, entrant_rows)
+        row = store.tournament(config.name)
+        assert row is not None
+        return row
+    stored = [(e.name, e.spec, e.filler) for e in store.entrants(row.id)]
+    if (row.config != wanted or stored != entrant_rows) and not any(
+        m.result_id is not None for m in store.matches(row.id)
+    ):
+        # nothing was played: the file may change freely (a run that stopped before its
+        # first game, a bot fixed, a map added) and the stored one is replaced
+        store.replace_tournament(row.id, config.format, wanted, entrant_rows)
         row = store.tournament(config.name)
         assert row is not None
         return row
@@ -156,7 +169,6 @@ def open_tournament(plan: Plan, store: Store) -> TournamentRow:
             f"({changed}). Put the old values back to resume it, or set another name or "
             "out folder to start a new tournament."
         )
-    stored = [(e.name, e.spec, e.filler) for e in store.entrants(row.id)]
     if stored != entrant_rows:
         raise StoreError(
             f"tournament {config.name!r} in {store.url} has other entrants "

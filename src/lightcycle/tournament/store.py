@@ -358,6 +358,41 @@ class Store:
             )
         return tid
 
+    def replace_tournament(
+        self, tid: int, format: str, config: str, entrant_rows: Sequence[tuple[str, str, bool]]
+    ) -> None:
+        """Give a tournament that has no result yet a new configuration and entrants.
+
+        Its scheduled matches are deleted (the next run schedules them from the new
+        file), all in one transaction. A tournament with a result is refused: its results
+        and ratings belong to the configuration that produced them.
+
+        Raises:
+            StoreError: the tournament has a result.
+        """
+        played = (
+            sa.select(sa.func.count())
+            .select_from(results.join(matches, matches.c.id == results.c.match_id))
+            .where(matches.c.tournament_id == tid)
+        )
+        with self.engine.begin() as conn:
+            if conn.execute(played).scalar():
+                raise StoreError("a tournament with results cannot change its configuration")
+            conn.execute(sa.delete(matches).where(matches.c.tournament_id == tid))
+            conn.execute(sa.delete(entrants).where(entrants.c.tournament_id == tid))
+            conn.execute(
+                sa.update(tournaments)
+                .where(tournaments.c.id == tid)
+                .values(format=format, config=config)
+            )
+            conn.execute(
+                sa.insert(entrants),
+                [
+                    {"tournament_id": tid, "idx": i, "name": n, "spec": s, "filler": f}
+                    for i, (n, s, f) in enumerate(entrant_rows)
+                ],
+            )
+
     def entrants(self, tid: int) -> list[EntrantRow]:
         """The tournament's entrants by index."""
         with self.engine.connect() as conn:
