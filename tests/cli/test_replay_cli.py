@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -92,6 +93,62 @@ def test_exports(game: Path, tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert svg.read_text().startswith("<svg") and "turn 10" in svg.read_text()
     assert gif.read_bytes()[:6] == b"GIF89a"
+
+
+def test_images_say_what_they_show_at_a_size_for_chats(game: Path, tmp_path: Path) -> None:
+    from PIL import Image
+
+    png, svg, gif = (tmp_path / f"g.{e}" for e in ("png", "svg", "gif"))
+    files = ["--png", str(png), "--svg", str(svg), "--gif", str(gif)]
+    r = runner.invoke(app, ["replay", str(game), *files, "--turn", "10"])
+    assert r.exit_code == 0, r.output
+    text = svg.read_text()
+    last = _last(game)
+    for words in ("ring@1 · classic@1 · seed 2", f"turn 10 of {last}", "Chaser", "Runaway"):
+        assert words in text
+    for image in (Image.open(png), Image.open(gif)):
+        assert 600 <= image.size[0] <= 800, image.size
+    assert Image.open(gif).n_frames == last + 1
+
+
+def _broken(game: Path, tmp_path: Path, edit: str) -> Path:
+    data = json.loads(game.read_text())
+    if edit == "map":
+        data["map"]["text"] = "garbage"
+    elif edit == "settings":
+        data["settings"]["jumps"] = "x"
+    bad = tmp_path / f"bad-{edit}.json"
+    bad.write_text(json.dumps(data))
+    return bad
+
+
+def test_a_truncated_replay_is_refused_in_one_whole_sentence(game: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(game.read_text()[:300])
+    for args in (["replay", str(bad)], ["convert", str(bad), str(tmp_path / "x.jsonl")]):
+        r = runner.invoke(app, args)
+        flat = " ".join(r.output.split())
+        assert r.exit_code == 2, r.output
+        assert re.search(rf"error: {re.escape(str(bad))}:\d+:\d+: expected .+, found ", flat), flat
+        assert flat.endswith("(is the file cut short?)"), flat
+
+
+@pytest.mark.parametrize("edit", ["map", "settings"])
+def test_a_replay_with_a_bad_field_names_the_file_and_field(
+    game: Path, tmp_path: Path, edit: str
+) -> None:
+    bad = _broken(game, tmp_path, edit)
+    for args in (["replay", str(bad)], ["convert", str(bad), str(tmp_path / "x.jsonl")]):
+        r = runner.invoke(app, args)
+        flat = " ".join(r.output.split())
+        assert r.exit_code == 2 and "Traceback" not in flat, flat
+        assert flat.startswith(f'error: {bad}: field "{edit}": '), flat
+        assert "expected" in flat
+
+
+def test_replay_refuses_a_negative_speed(game: Path) -> None:
+    r = runner.invoke(app, ["replay", str(game), "--speed", "-1"])
+    assert r.exit_code == 2 and "--speed" in r.output
 
 
 def test_a_corrupt_replay_is_refused(tmp_path: Path) -> None:

@@ -53,8 +53,13 @@ def replay(
         Path | None, typer.Option(help="Write the whole game as an animated GIF.")
     ] = None,
     cell: Annotated[
-        int, typer.Option(help="Pixels per grid cell in images (graph boards: size/40).", min=2)
-    ] = 12,
+        int | None,
+        typer.Option(
+            help="Pixels per grid cell in images (default: the board about 640 px wide; "
+            "graph boards are 40 cells square).",
+            min=2,
+        ),
+    ] = None,
     fmt: Annotated[
         str | None,
         typer.Option("--format", help="Replay format (default: from extension or content)."),
@@ -114,7 +119,9 @@ def _watch(rep: Replay, game: list[GameState], speed: float, unicode: bool) -> N
     p = start(len(game) - 1, speed)
     with RawTerminal() as keys, Live(console=console, auto_refresh=False, screen=False) as live:
         while not p.quit:
-            live.update(frame(rep, game, p, unicode, console.width), refresh=True)
+            live.update(
+                frame(rep, game, p, unicode, console.width, height=console.height), refresh=True
+            )
             pressed = keys.read(p.delay if p.playing else None)
             if pressed:
                 for key in pressed:
@@ -131,10 +138,13 @@ def _export(
     png: Path | None,
     svg: Path | None,
     gif: Path | None,
-    cell: int,
+    cell: int | None,
     speed: float,
 ) -> None:
-    shown = game[-1 if turn is None else turn]
+    at = len(game) - 1 if turn is None else turn
+    shown = game[at]
+    last = game[-1].turn
+    history = game[: at + 1]
     if html is not None:
         from lightcycle.viewer.html import write_html
 
@@ -147,17 +157,20 @@ def _export(
     if svg is not None:
         from lightcycle.render.svg import state_svg
 
-        _write(svg, state_svg(shown, cell=cell))
+        _write(
+            svg,
+            state_svg(shown, cell=cell, map_name=rep.map_id, last_turn=last, history=history),
+        )
         console.print(f"svg: {svg} (turn {shown.turn})", markup=False, soft_wrap=True)
     if png is not None:
         from lightcycle.viewer.images import write_png
 
-        write_png(shown, png, cell=cell)
+        write_png(shown, png, cell=cell, map_name=rep.map_id, last_turn=last, history=history)
         console.print(f"png: {png} (turn {shown.turn})", markup=False, soft_wrap=True)
     if gif is not None:
         from lightcycle.viewer.images import write_gif
 
-        write_gif(game, gif, cell=cell, speed=speed)
+        write_gif(game, gif, cell=cell, speed=speed, map_name=rep.map_id)
         console.print(f"gif: {gif} ({len(game)} frames)", markup=False, soft_wrap=True)
 
 

@@ -8,6 +8,7 @@ that editors and terminals turn into links.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -68,3 +69,42 @@ class FormatError(ValueError):
             type(self),
             (self.source, self.line, self.column, self.expected, self.found),
         )
+
+
+_JSON_EXPECTED = {
+    "Expecting value": "a JSON value",
+    "Expecting property name enclosed in double quotes": "a property name in double quotes",
+    "Expecting ':' delimiter": "':' after the property name",
+    "Expecting ',' delimiter": "',' or a closing bracket",
+    "Unterminated string starting at": "the '\"' that closes the string opened here",
+    "Invalid control character at": "no tab or line break inside a string (write \\t or \\n)",
+    "Invalid \\escape": 'a valid escape such as \\n or \\"',
+    "Invalid \\uXXXX escape": "\\u and four hexadecimal digits",
+    "Extra data": "nothing more after the JSON value",
+}
+
+
+def json_error(source: str, exc: json.JSONDecodeError, line: int | None = None) -> FormatError:
+    """``exc`` as a `FormatError`: where, what JSON would have been accepted, what was found.
+
+    Python's own messages stop mid-sentence (``Unterminated string starting at``), since
+    they expect the position to follow; this says the whole thing, and says so when the
+    text ends too early, the usual sign of a file cut short.
+
+    Args:
+        source: the file name.
+        exc: the error from `json.loads`.
+        line: the line number, when ``exc.doc`` is one line of the file (JSON Lines).
+    """
+    doc, pos = exc.doc, exc.pos
+    end = "end of line" if line is not None else "end of file"
+    expected = _JSON_EXPECTED.get(exc.msg, f"valid JSON ({exc.msg.removesuffix(' at')})")
+    if not doc.strip():
+        found = "an empty line" if line is not None else "an empty file"
+    elif exc.msg.startswith("Unterminated string") or pos >= len(doc.rstrip()):
+        found = f"{end} (is the file cut short?)"
+    elif exc.msg.startswith("Invalid control character"):
+        found = show(doc[pos])
+    else:
+        found = show(doc[pos:].split("\n", 1)[0])
+    return FormatError(source, line if line is not None else exc.lineno, exc.colno, expected, found)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lightcycle.formats.errors import FormatError, show
+from lightcycle.formats.errors import FormatError, json_error, show
 from lightcycle.formats.gridtext import text_lines
 
 FORMAT = "lightcycle-turns"
@@ -40,9 +40,7 @@ def parse_turn_lines(
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise FormatError(
-                source, index + 1, exc.colno, "one JSON object per line", f"bad JSON ({exc.msg})"
-            ) from None
+            raise json_error(source, exc, line=index + 1) from None
         if not isinstance(obj, dict):
             raise FormatError(source, index + 1, 1, "a JSON object", show(line.strip()))
         if header is None:

@@ -1,26 +1,48 @@
 """A game state as an SVG image: plain text, no dependencies, sharp at any zoom.
 
 SVG is the image format that needs nothing installed, so ``lightcycle replay --svg``
-works everywhere; it draws `lightcycle.render.picture`'s shapes. Runs of equal cells in a
-row become one rectangle, which keeps a 60x60 board around 100 kB.
+works everywhere; it draws `lightcycle.render.picture`'s board on
+`lightcycle.render.page`'s page (title, legend, turn, result). Runs of equal cells in a
+row become one rectangle, which keeps a 60x60 board around 100 kB. Text is left to the
+viewer's sans-serif font, so the page is laid out with `estimate_width`, which errs wide.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.render import palette
-from lightcycle.render.picture import GraphPicture, GridPicture, graph_picture, grid_picture
+from lightcycle.render.page import MUTED, Label, Page, Swatch, caption, estimate_width, layout
+from lightcycle.render.picture import (
+    Cross,
+    GraphPicture,
+    GridPicture,
+    default_cell,
+    graph_picture,
+    grid_picture,
+    trail_paths,
+)
+
+FONT = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 
 
-def _grid_svg(pic: GridPicture, cell: int, title: str) -> str:
+def _cross(c: Cross) -> list[str]:
+    d = "".join(f"M{x1:.1f} {y1:.1f}L{x2:.1f} {y2:.1f}" for x1, y1, x2, y2 in c.strokes())
+    return [
+        f'<path class="death" d="{d}" stroke="{palette.BACKGROUND}" '
+        f'stroke-width="{c.outline:.1f}" stroke-linecap="round" fill="none"/>',
+        f'<path class="death" d="{d}" stroke="{c.colour}" stroke-width="{c.width:.1f}" '
+        'stroke-linecap="round" fill="none"/>',
+    ]
+
+
+def _grid(pic: GridPicture, cell: int) -> list[str]:
     w, h = pic.width * cell, pic.height * cell
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-        f'viewBox="0 0 {w} {h}" shape-rendering="crispEdges">',
-        f"<title>{escape(title)}</title>",
+        '<g shape-rendering="crispEdges">',
         f'<rect width="{w}" height="{h}" fill="{palette.FLOOR}"/>',
     ]
     for y in range(pic.height):
@@ -37,25 +59,14 @@ def _grid_svg(pic: GridPicture, cell: int, title: str) -> str:
                     f'fill="{colour}"/>'
                 )
             x += run
-    pad = max(1, cell // 6)
-    for c in pic.crosses:
-        x0, y0 = (c % pic.width) * cell + pad, (c // pic.width) * cell + pad
-        x1, y1 = x0 + cell - 2 * pad, y0 + cell - 2 * pad
-        out.append(
-            f'<path d="M{x0} {y0}L{x1} {y1}M{x1} {y0}L{x0} {y1}" stroke="{palette.DEAD}" '
-            f'stroke-width="{max(1, cell // 5)}"/>'
-        )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out.append("</g>")
+    for c in pic.cross_marks(cell):
+        out += _cross(c)
+    return out
 
 
-def _graph_svg(pic: GraphPicture, title: str) -> str:
-    s = pic.size
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{s}" height="{s}" viewBox="0 0 {s} {s}">',
-        f"<title>{escape(title)}</title>",
-        f'<rect width="{s}" height="{s}" fill="{palette.BACKGROUND}"/>',
-    ]
+def _graph(pic: GraphPicture) -> list[str]:
+    out = []
     for x1, y1, x2, y2, colour, width in pic.lines:
         out.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
@@ -63,24 +74,77 @@ def _graph_svg(pic: GraphPicture, title: str) -> str:
         )
     for x, y, r, colour in pic.dots:
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.2f}" fill="{colour}"/>')
-    for x, y, r in pic.crosses:
-        out.append(
-            f'<path d="M{x - r:.1f} {y - r:.1f}L{x + r:.1f} {y + r:.1f}M{x + r:.1f} {y - r:.1f}'
-            f'L{x - r:.1f} {y + r:.1f}" stroke="{palette.DEAD}" stroke-width="{r / 3:.2f}"/>'
-        )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    for c in pic.crosses:
+        out += _cross(c)
+    return out
 
 
-def state_svg(state: GameState, cell: int = 12, title: str | None = None) -> str:
-    """``state`` as an SVG document.
+def _label(t: Label) -> str:
+    anchor = ' text-anchor="end"' if t.anchor == "end" else ""
+    tail = f'<tspan dx="0.35em" fill="{MUTED}">{escape(t.tail)}</tspan>' if t.tail else ""
+    return (
+        f'<text x="{t.x:.1f}" y="{t.y:.1f}" font-size="{t.size}" fill="{t.colour}"{anchor}>'
+        f"{escape(t.text)}{tail}</text>"
+    )
+
+
+def _swatch(s: Swatch) -> list[str]:
+    out = [
+        f'<rect class="swatch" x="{s.x:.1f}" y="{s.y:.1f}" width="{s.size:.1f}" '
+        f'height="{s.size:.1f}" fill="{s.colour}"/>'
+    ]
+    if s.out:
+        half = s.size / 2
+        out += _cross(Cross(s.x + half, s.y + half, half, max(2.0, s.size / 6), palette.BACKGROUND))
+    return out
+
+
+def state_svg(
+    state: GameState,
+    cell: int | None = None,
+    title: str | None = None,
+    *,
+    map_name: str = "",
+    last_turn: int | None = None,
+    history: Sequence[GameState] | None = None,
+) -> str:
+    """``state`` as an SVG document: the board on a page with its title, legend and turn.
 
     Args:
         state: what to draw.
-        cell: pixels per grid cell; graph boards are drawn ``40 * cell`` pixels square.
-        title: the image's title (default: the turn).
+        cell: pixels per grid cell; graph boards are drawn ``40 * cell`` pixels square
+            (default: `lightcycle.render.picture.default_cell`).
+        title: the document's ``<title>`` (default: the page's title and the turn).
+        map_name: the map's ``name@version``, for the title.
+        last_turn: the game's last turn, for ``turn 40 of 80``.
+        history: the game's states from turn 0 up to ``state``, so graph trails follow
+            the moves made (see `lightcycle.render.picture.graph_picture`).
     """
-    title = title or f"turn {state.turn}"
+    cell = cell or default_cell(state)
+    cap = caption(state, map_name, last_turn)
     if isinstance(state.board.topology, GridTopology):
-        return _grid_svg(grid_picture(state), cell, title)
-    return _graph_svg(graph_picture(state, size=40 * cell), title)
+        grid = grid_picture(state)
+        board_w, board_h = grid.width * cell, grid.height * cell
+        board = _grid(grid, cell)
+    else:
+        paths = trail_paths(history) if history else None
+        graph = graph_picture(state, size=40 * cell, paths=paths)
+        board_w = board_h = graph.size
+        board = _graph(graph)
+    page: Page = layout([cap], board_w, board_h, estimate_width)
+    labels, swatches = page.draw(cap)
+    w, h = page.width, page.height
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="0 0 {w} {h}" font-family="{FONT}">',
+        f"<title>{escape(title or f'{cap.title} · {cap.turn}')}</title>",
+        f'<rect width="{w}" height="{h}" fill="{palette.BACKGROUND}"/>',
+    ]
+    out += [_label(t) for t in labels]
+    for s in swatches:
+        out += _swatch(s)
+    out.append(f'<g class="board" transform="translate({page.board_x} {page.board_y})">')
+    out += board
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -15,11 +15,12 @@ from typing import Any
 
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
-from lightcycle.core.topology import OFF, GridTopology
+from lightcycle.core.topology import GridTopology
+from lightcycle.formats.errors import FormatError, json_error
 from lightcycle.maps.io import map_from_text, map_to_text
-from lightcycle.maps.spec import MapSpec
+from lightcycle.maps.spec import MapError, MapSpec
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.ruleset import Ruleset
+from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
 
 FORMAT = "lightcycle-replay"
@@ -83,9 +84,12 @@ def decode_move(state: GameState, cycle: int, token: Token) -> Move | Forfeit | 
         if token.isupper():
             return Move(cycle, topo.jump_table[head * 4 + h], jump=True)
         return Move(cycle, topo.step_table[head * 4 + h])
-    if isinstance(token, int) and not isinstance(token, bool) and token != OFF:
+    if isinstance(token, int) and not isinstance(token, bool) and 0 <= token < topo.size:
         return Move(cycle, token)
-    raise ReplayError(f"cycle {cycle}: move {token!r} is not n/e/s/w, N/E/S/W, a node or a forfeit")
+    raise ReplayError(
+        f"cycle {cycle}: expected a move (n/e/s/w, N/E/S/W for a jump, a node of this board "
+        f'or {{"forfeit": reason}}), found {json.dumps(token)}'
+    )
 
 
 def outcome_to_dict(state: GameState) -> dict[str, Any]:
@@ -198,19 +202,56 @@ class Replay:
 
     # -- re-simulating -----------------------------------------------------------------
     def map_spec(self) -> MapSpec:
-        """The map this replay was played on."""
-        return map_from_text(self.map_text, source=f"replay map {self.map_id}")
+        """The map this replay was played on.
+
+        Raises:
+            ReplayError: for map text that is not a playable map, naming the line of
+                the map text and what was expected there.
+        """
+        try:
+            return map_from_text(self.map_text, source=f"map {self.map_id}")
+        except FormatError as exc:
+            raise ReplayError(
+                f'field "map": the map {self.map_id} inside is not a valid map: line '
+                f"{exc.line}: expected {exc.expected}, found {exc.found}"
+            ) from None
+        except MapError as exc:
+            raise ReplayError(
+                f'field "map": the map {self.map_id} inside cannot be played: {exc}'
+            ) from None
 
     def initial_state(self) -> GameState:
-        """Turn 0 of the game."""
-        rs = get_ruleset(self.ruleset).with_settings(self.settings)
-        return new_game(
-            rs,
-            self.map_spec(),
-            seed=self.seed,
-            players=len(self.seats),
-            names=[s.get("name", f"Player {i + 1}") for i, s in enumerate(self.seats)],
-        )
+        """Turn 0 of the game.
+
+        Raises:
+            ReplayError: for an unknown ruleset, settings it does not take, a map that
+                cannot be read or seats it cannot play, saying which field is wrong.
+        """
+        try:
+            base = get_ruleset(self.ruleset)
+        except RulesError as exc:
+            raise ReplayError(f'field "ruleset": {exc}') from None
+        try:
+            rs = base.with_settings(self.settings)
+        except (RulesError, TypeError, ValueError) as exc:
+            raise ReplayError(
+                f'field "settings": {_settings_problem(base, self.settings, exc)}'
+            ) from None
+        spec = self.map_spec()
+        try:
+            return new_game(
+                rs,
+                spec,
+                seed=self.seed,
+                players=len(self.seats),
+                names=[s.get("name", f"Player {i + 1}") for i, s in enumerate(self.seats)],
+            )
+        except (RulesError, MapError) as exc:
+            n = len(self.seats)
+            raise ReplayError(
+                f'expected "seats" to fit {rs.id} on {self.map_id}, found {n} '
+                f"player{'' if n == 1 else 's'}: {exc}"
+            ) from None
 
     def states(self) -> Iterator[GameState]:
         """Every state of the game, turn 0 first, by re-simulating the moves.
@@ -324,7 +365,7 @@ class Replay:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+            raise ReplayError(str(json_error(source, exc))) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ReplayError(f'{source}: expected a JSON object with "format": "{FORMAT}"')
         if data.get("version") != VERSION:
@@ -332,24 +373,68 @@ class Replay:
                 f"{source}: replay version {data.get('version')!r} is not supported "
                 f"(this lightcycle reads version {VERSION}); upgrade lightcycle"
             )
-        try:
-            m = data["map"]
-            return cls(
-                ruleset=str(data["ruleset"]),
-                settings=dict(data.get("settings") or {}),
-                map_id=str(m["id"]),
-                map_text=str(m["text"]),
-                seed=int(data["seed"]),
-                seats=[dict(s) for s in data["seats"]],
-                turns=[list(t) for t in data["turns"]],
-                outcome=data.get("outcome"),
-                times=data.get("times"),
-                verdicts=data.get("verdicts"),
-                cpu=data.get("cpu"),
-                orders=data.get("orders"),
+        return cls.from_dict(data, source)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "<string>") -> Replay:
+        """A replay from decoded JSON (``format`` and ``version`` already checked).
+
+        Raises:
+            ReplayError: naming the source, the field and what it should hold.
+        """
+
+        def field(
+            key: str, kind: type | tuple[type, ...], expected: str, default: Any = ...
+        ) -> Any:
+            if key not in data or (data[key] is None and default is not ...):
+                if default is ...:
+                    raise ReplayError(
+                        f'{source}: expected a "{key}" field ({expected}), found none'
+                    )
+                return default
+            value = data[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                raise ReplayError(
+                    f'{source}: expected "{key}" to be {expected}, found {_shown(value)}'
+                )
+            return value
+
+        ruleset = field("ruleset", str, 'a ruleset id such as "classic@1"')
+        settings = field("settings", dict, "an object of ruleset settings", {})
+        m = field("map", dict, '{"id": "name@version", "text": the map}')
+        if not isinstance(m.get("id"), str) or not isinstance(m.get("text"), str):
+            raise ReplayError(
+                f'{source}: expected "map" to hold "id" and "text" strings, found the keys '
+                f"{', '.join(map(str, m)) or 'none'}"
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ReplayError(f"{source}: missing or malformed field: {exc}") from None
+        seed = field("seed", int, "a whole number")
+        seats = field("seats", list, 'a list of {"name", "bot"} objects, one per player')
+        if not all(isinstance(s, dict) for s in seats):
+            raise ReplayError(
+                f'{source}: expected every entry of "seats" to be a {{"name", "bot"}} object'
+            )
+        turns = field("turns", list, "a list with one list of moves per turn")
+        bad = next((t for t, row in enumerate(turns, start=1) if not isinstance(row, list)), None)
+        if bad is not None:
+            raise ReplayError(
+                f'{source}: expected turn {bad} in "turns" to be a list of moves, one per cycle, '
+                f"found {_shown(turns[bad - 1])}"
+            )
+        extras = {
+            key: field(key, list, "a list with one entry per turn, or null", None)
+            for key in ("times", "verdicts", "cpu", "orders")
+        }
+        return cls(
+            ruleset=ruleset,
+            settings=dict(settings),
+            map_id=m["id"],
+            map_text=m["text"],
+            seed=seed,
+            seats=[dict(s) for s in seats],
+            turns=[list(t) for t in turns],
+            outcome=field("outcome", dict, "the stored outcome object, or null", None),
+            **extras,
+        )
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
@@ -360,6 +445,28 @@ class Replay:
         except OSError as exc:
             raise ReplayError(f"cannot read {p}: {exc.strerror}") from None
         return cls.from_json(text, source=str(p))
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as it would appear in the file, cut when long."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _settings_problem(rs: Ruleset, settings: dict[str, Any], exc: Exception) -> str:
+    """Which of ``settings`` ``rs`` refuses and what it expected, for a message."""
+    for key, value in settings.items():
+        try:
+            rs.with_settings({key: value})
+        except (RulesError, TypeError, ValueError) as one:
+            if isinstance(one, RulesError):
+                return str(one)
+            default = getattr(rs.settings, key, None)
+            return (
+                f"{key} {json.dumps(value)} does not fit {rs.id} (expected a value like "
+                f"its default, {json.dumps(default)})"
+            )
+    return str(exc)
 
 
 def outcome_of(data: dict[str, Any]) -> Outcome:
