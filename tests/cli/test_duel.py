@@ -88,3 +88,30 @@ def test_match_help_shows_its_defaults() -> None:
     r = runner.invoke(app, ["match", "--help"], env={"COLUMNS": "200"})
     assert r.exit_code == 0
     assert "Seconds per move (default: 1; teams: none)" in r.output
+
+
+def test_an_odd_game_count_is_refused_with_what_to_give() -> None:
+    """``--games 3`` used to play 4 games without a word."""
+    r = runner.invoke(app, ["duel", "builtin:chaser", "builtin:random", "-n", "3", *QUICK])
+    assert r.exit_code == 2, r.output
+    text = " ".join(r.output.split())
+    assert "--games 3: duels play side-swapped pairs; give an even number, e.g. --games 4" in text
+    r = runner.invoke(app, ["duel", "builtin:chaser", "builtin:random", "-n", "1", *QUICK])
+    assert r.exit_code == 2 and "e.g. --games 2" in " ".join(r.output.split())
+
+
+def test_one_pair_on_one_map_is_worded_in_the_singular() -> None:
+    r = runner.invoke(app, ["duel", "builtin:chaser", "builtin:random", "-n", "2", *QUICK])
+    assert r.exit_code == 0, r.output
+    assert "2 games (1 side-swapped pair) on 1 map," in " ".join(r.output.split())
+
+
+def test_an_out_folder_with_results_is_refused(tmp_path: Path) -> None:
+    args = ["duel", "builtin:chaser", "builtin:random", "-n", "2", *QUICK, "--out", str(tmp_path)]
+    assert runner.invoke(app, args).exit_code == 0
+    before = (tmp_path / "results.json").read_text()
+    r = runner.invoke(app, [*args, "--seed", "9"])
+    assert r.exit_code == 2, r.output
+    text = " ".join(r.output.split())
+    assert "is not empty" in text and "choose another folder or delete this one" in text
+    assert (tmp_path / "results.json").read_text() == before

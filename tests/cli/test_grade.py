@@ -82,3 +82,21 @@ def test_grade_refuses_a_negative_seed() -> None:
     result = runner.invoke(app, ["grade", "builtin:lookbot", "--rubric", str(TINY), "--seed", "-1"])
     assert result.exit_code == 2
     assert "--seed" in result.output
+
+
+def test_an_out_folder_with_results_is_refused(tmp_path: Path) -> None:
+    args = ["grade", "builtin:lookbot", "-r", str(TINY), "--out", str(tmp_path)]
+    assert runner.invoke(app, args).exit_code == 0
+    before = (tmp_path / "grade.json").read_text()
+    result = runner.invoke(app, [*args, "--seed", "4"])
+    assert result.exit_code == 2, result.output
+    text = _flat(result.output)
+    assert text.startswith("error: --out") and "choose another folder or delete this one" in text
+    assert (tmp_path / "grade.json").read_text() == before
+
+
+def test_a_complete_grade_says_so() -> None:
+    result = runner.invoke(app, ["grade", "builtin:lookbot", "-r", str(TINY), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["complete"] is True and data["interrupted"] is False

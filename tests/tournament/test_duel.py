@@ -174,10 +174,16 @@ def test_an_executor_can_be_passed_in_and_is_left_running() -> None:
         assert executor.submit(sum, [1, 2]).result() == 3
 
 
-def test_odd_game_counts_round_up_to_pairs() -> None:
-    result = run_duel("builtin:random", "builtin:random", ARENA, games=3, workers=1)
+def test_a_bot_against_itself_gets_two_names() -> None:
+    result = run_duel("builtin:random", "builtin:random", ARENA, games=4, workers=1)
     assert result.games == 4 and result.pairs_planned == 2
     assert [b.name for b in result.bots] == ["Random", "Random 2"]
+
+
+def test_an_odd_game_count_is_refused_not_rounded() -> None:
+    """Pairs are the unit: 3 games used to play 4 without a word."""
+    with pytest.raises(ValueError, match="even number of games, got 3"):
+        run_duel("builtin:random", "builtin:chaser", ARENA, games=3, workers=1)
 
 
 def test_bad_duels_fail_before_any_game() -> None:

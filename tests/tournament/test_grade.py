@@ -138,3 +138,13 @@ def test_run_match_swapping_over_two_maps_starts_each_map_from_both_seats() -> N
     result = run_match(specs, maps, get_ruleset("classic"), games=4, swap_sides=True)
     seats = {(g.map, g.bots.index("WallHugger")) for g in result.games}
     assert seats == {("ring@1", 0), ("ring@1", 1), ("pillars@1", 0), ("pillars@1", 1)}
+
+
+def test_a_one_game_series_is_worded_in_the_singular() -> None:
+    text = (
+        'title = "one"\nruleset = "classic"\nmaps = ["ring"]\n[[series]]\n'
+        'opponent = "builtin:random"\nlabel = "Random"\ngames = 1\n'
+        "rows = [ { wins = 1, points = 1 } ]\n"
+    )
+    (series,) = parse_rubric(text).series
+    assert series.requirement(series.rows[0]) == "wins 1 of 1 game vs Random"

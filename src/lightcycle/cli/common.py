@@ -27,6 +27,7 @@ starts bot programs."""
 def user_errors() -> Iterator[None]:
     """Turn the project's input errors into one red line and exit status 2."""
     from lightcycle.bots.api import BotError
+    from lightcycle.cli.runs import RunOptionError
     from lightcycle.formats.errors import FormatError
     from lightcycle.maps.spec import MapError
     from lightcycle.protocols.base import UnsupportedGame
@@ -41,6 +42,7 @@ def user_errors() -> Iterator[None]:
         BotError,
         FormatError,
         MapError,
+        RunOptionError,
         ReplayError,
         RulesError,
         UnsupportedGame,

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lightcycle.cli.common import ProtocolOption, console, err, user_errors
+from lightcycle.cli.runs import INTERRUPTED, RunOptionError, check_free, counted
 from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
 
 if TYPE_CHECKING:
@@ -44,7 +45,11 @@ def duel(
     games: Annotated[
         int,
         typer.Option(
-            "--games", "-n", help="Games to play (with --sprt: at most); pairs of two.", min=1
+            "--games",
+            "-n",
+            help="Games to play (with --sprt: at most): an even number, since every map and "
+            "seed is played twice, seats swapped.",
+            min=1,
         ),
     ] = 200,
     maps: Annotated[
@@ -88,7 +93,9 @@ def duel(
     beta: Annotated[float, typer.Option(help="SPRT: false-negative rate (H0 wrongly).")] = 0.05,
     out: Annotated[
         Path | None,
-        typer.Option(help="Folder for results.json, replays and bot logs (default: none)."),
+        typer.Option(
+            help="Folder for results.json, replays and bot logs: new or empty (default: none)."
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
@@ -102,7 +109,8 @@ def duel(
     wins, draws and losses, its score, the Elo difference with a 95% confidence
     interval, the likelihood that A is stronger, move times, search depths (where a bot
     reports them) and verdicts. With --sprt the duel stops as soon as the test decides.
-    See docs/duel.md.
+    Ctrl-C stops it after the pairs already finished and reports them, marked partial
+    (exit status 130). See docs/duel.md.
 
     With --executor ray the pairs run on a Ray cluster (-j: pairs at once, default
     every CPU of the cluster).
@@ -115,15 +123,23 @@ def duel(
     from lightcycle.referee.clock import TimeControl
     from lightcycle.referee.players import parse_bot_spec
     from lightcycle.rules.variants import get_ruleset
-    from lightcycle.tournament.duel import SprtConfig, run_duel
+    from lightcycle.tournament.duel import DuelInterrupted, SprtConfig, run_duel
 
     with user_errors():
+        if games % 2:
+            # refused rather than rounded: the report must be of the games asked for
+            raise RunOptionError(
+                f"--games {games}: duels play side-swapped pairs; give an even number, "
+                f"e.g. --games {games + 1}"
+            )
+        if out is not None:
+            check_free(out)
         spec_a = parse_bot_spec(a, protocol)
         spec_b = parse_bot_spec(b, protocol)
         rs = get_ruleset(ruleset) if ruleset else None
         if turn_limit is not None:
             if rs is None:
-                raise typer.BadParameter("--turn-limit needs --ruleset (e.g. -r classic)")
+                raise RunOptionError("--turn-limit needs --ruleset (e.g. -r classic)")
             rs = rs.with_settings(turn_limit=turn_limit)
         control = TimeControl(move=move_time, first_move=first_move_time)
         control.validate()
@@ -132,47 +148,56 @@ def duel(
             try:
                 test = SprtConfig(sprt[0], sprt[1], alpha, beta)
             except ValueError as exc:
-                raise typer.BadParameter(str(exc)) from None
+                raise RunOptionError(f"--sprt: {exc}") from None
         shown = err if as_json else console
-        with (
-            ray_executor(executor, ray_address, workers, duel=True) as cluster,
-            Progress(
-                TextColumn("[bold]pairs"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-                TextColumn("{task.fields[score]}"),
-                console=shown,
-                transient=True,
-                disable=not shown.is_terminal,
-            ) as progress,
-        ):
-            task = progress.add_task("pairs", total=(games + 1) // 2, rate="", score="")
+        try:
+            with (
+                ray_executor(executor, ray_address, workers, duel=True) as cluster,
+                Progress(
+                    TextColumn("[bold]pairs"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}"),
+                    TimeElapsedColumn(),
+                    TimeRemainingColumn(),
+                    TextColumn("{task.fields[score]}"),
+                    console=shown,
+                    transient=True,
+                    disable=not shown.is_terminal,
+                ) as progress,
+            ):
+                task = progress.add_task("pairs", total=games // 2, rate="", score="")
 
-            def on_pair(pair: PairResult, p: DuelProgress) -> None:
-                progress.update(
-                    task,
-                    completed=p.pairs_done,
-                    rate=f"{2 * p.pairs_done / max(p.elapsed, 1e-9):.1f} games/s",
-                    score=live_score(p),
+                def on_pair(pair: PairResult, p: DuelProgress) -> None:
+                    progress.update(
+                        task,
+                        completed=p.pairs_done,
+                        rate=f"{2 * p.pairs_done / max(p.elapsed, 1e-9):.1f} games/s",
+                        score=live_score(p),
+                    )
+
+                result = run_duel(
+                    spec_a,
+                    spec_b,
+                    maps,
+                    games=games,
+                    ruleset=rs,
+                    control=control,
+                    seed=seed,
+                    workers=cluster.max_workers if cluster is not None else workers,
+                    sprt=test,
+                    on_pair=on_pair,
+                    executor=cluster,
+                    out_dir=out,
                 )
+        except DuelInterrupted as stop:
+            _show(stop.result, out, as_json)
+            raise typer.Exit(INTERRUPTED) from None
+    _show(result, out, as_json)
 
-            result = run_duel(
-                spec_a,
-                spec_b,
-                maps,
-                games=games,
-                ruleset=rs,
-                control=control,
-                seed=seed,
-                workers=cluster.max_workers if cluster is not None else workers,
-                sprt=test,
-                on_pair=on_pair,
-                executor=cluster,
-                out_dir=out,
-            )
+
+def _show(result: DuelResult, out: Path | None, as_json: bool) -> None:
+    """The report (or the JSON), and where the files are."""
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, allow_nan=False))
         return
@@ -214,15 +239,20 @@ def report(result: DuelResult) -> Group:
     """The duel's table (one row per bot, each from its own side) and its verdict lines."""
     from lightcycle.tournament.stats import format_elo
 
+    a, b = result.bots
+    games = counted(result.games, "game")
+    if result.interrupted:
+        games = f"partial: {result.games} of {counted(2 * result.pairs_planned, 'game')}"
+    title = (
+        f"{games} ({counted(len(result.pairs), 'side-swapped pair')}) on "
+        f"{counted(len(result.maps), 'map')}, {result.wall_seconds:.1f} s"
+        + (" (interrupted)" if result.interrupted else "")
+    )
+    if not result.pairs:
+        return Group(Text(title), Text("No pair finished: there is nothing to compare yet."))
     est = result.estimate()
     t = result.trinomial
-    a, b = result.bots
     show_depth = a.depth is not None or b.depth is not None
-    title = (
-        f"{result.games} games ({len(result.pairs)} side-swapped pairs) on "
-        f"{len(result.maps)} map{'s' if len(result.maps) != 1 else ''}, "
-        f"{result.wall_seconds:.1f} s"
-    )
     table = Table(title=title, header_style="bold")
     columns = ["bot", "W", "D", "L", "score", "Elo ± 95%", "LOS", "avg ms"]
     columns += ["depth"] if show_depth else []

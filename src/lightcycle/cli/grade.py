@@ -11,10 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from lightcycle.cli.common import ProtocolOption, console, user_errors
+from lightcycle.cli.runs import INTERRUPTED, check_free, counted
 
 if TYPE_CHECKING:
-    from lightcycle.tournament.grade import GameDone
-    from lightcycle.tournament.rubric import Grade
+    from lightcycle.tournament.grade import GameDone, PartialGrade
+    from lightcycle.tournament.rubric import Grade, Rubric
 
 
 def grade(
@@ -37,7 +38,9 @@ def grade(
     ],
     out: Annotated[
         Path | None,
-        typer.Option(help="Folder for replays and logs (one folder per series) and grade.json."),
+        typer.Option(
+            help="Folder for replays and logs (one folder per series) and grade.json: new or empty."
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the grade as JSON instead of a table.")
@@ -52,34 +55,28 @@ def grade(
 
     Every series of the rubric (an opponent and a number of games) is played once, with
     the bot changing sides between games, and every row is scored from it. The rubric's
-    time controls bind the bot (a bot file's own time table is ignored).
+    time controls bind the bot (a bot file's own time table is ignored). Ctrl-C stops
+    after the games already finished and shows them, ungraded (exit status 130).
 
     Example: lightcycle grade cteam:my_team.c --rubric teams --out grade/
     """
-    from lightcycle.tournament.grade import grade_bot
+    from lightcycle.tournament.grade import GradeInterrupted
     from lightcycle.tournament.rubric import load_rubric
 
     with user_errors():
         rub = load_rubric(rubric)
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[last]}"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=as_json or not console.is_terminal,
-        ) as progress:
-            tasks = [progress.add_task(f"vs {s.label}", total=s.games, last="") for s in rub.series]
-            tally: dict[int, list[str]] = {}
-
-            def on_game(event: GameDone) -> None:
-                letters = tally.setdefault(event.series, [])
-                letters.append({"win": "W", "draw": "D", "loss": "L"}[event.result])
-                progress.update(tasks[event.series], advance=1, last="".join(letters))
-
-            result = grade_bot(bot, rub, protocol=protocol, seed=seed, out_dir=out, on_game=on_game)
+        if out is not None:
+            check_free(out)
+        try:
+            result = _play(bot, rub, protocol, seed, out, as_json)
+        except GradeInterrupted as stop:
+            if as_json:
+                print(json.dumps(stop.partial.to_dict(), indent=1))
+            else:
+                console.print(partial_table(stop.partial))
+                if out is not None:
+                    console.print(f"replays, logs and grade.json in {out}/", highlight=False)
+            raise typer.Exit(INTERRUPTED) from None
         if as_json:
             print(json.dumps(result.to_dict(), indent=1))
             return
@@ -88,6 +85,33 @@ def grade(
             console.print(f"[yellow]note:[/] {note}", highlight=False)
         if out is not None:
             console.print(f"replays, logs and grade.json in {out}/", highlight=False)
+
+
+def _play(
+    bot: str, rub: Rubric, protocol: str | None, seed: int | None, out: Path | None, quiet: bool
+) -> Grade:
+    """Grade ``bot`` with a progress bar per series (none with ``quiet`` or off a terminal)."""
+    from lightcycle.tournament.grade import grade_bot
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[last]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=quiet or not console.is_terminal,
+    ) as progress:
+        tasks = [progress.add_task(f"vs {s.label}", total=s.games, last="") for s in rub.series]
+        tally: dict[int, list[str]] = {}
+
+        def on_game(event: GameDone) -> None:
+            letters = tally.setdefault(event.series, [])
+            letters.append({"win": "W", "draw": "D", "loss": "L"}[event.result])
+            progress.update(tasks[event.series], advance=1, last="".join(letters))
+
+        return grade_bot(bot, rub, protocol=protocol, seed=seed, out_dir=out, on_game=on_game)
 
 
 def _points(value: float) -> str:
@@ -125,4 +149,22 @@ def grade_table(result: Grade) -> Table:
                 f"{_points(row.points)} / {_points(row.max_points)}",
             )
         table.add_section()
+    return table
+
+
+def partial_table(partial: PartialGrade) -> Table:
+    """What an interrupted grading played, series by series: results, no points."""
+    table = Table(
+        title=f"partial: {partial.games} of {counted(partial.games_planned, 'game')} "
+        f"(interrupted): {partial.bot}, not graded",
+        header_style="bold",
+    )
+    table.add_column("series")
+    table.add_column("played", justify="right")
+    table.add_column("result")
+    for s in partial.series:
+        r = s.result
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(r.verdicts.items()))
+        line = f"W {r.wins}  D {r.draws}  L {r.losses}" + (f"  ({verdicts})" if verdicts else "")
+        table.add_row(f"vs {s.label}", f"{r.games} of {s.games_planned}", line)
     return table

@@ -1,16 +1,35 @@
-"""``lightcycle match``: a timed series between bots of any kind, with a results table."""
+"""``lightcycle match``: a timed series between bots of any kind, with a results table.
+
+Everything is checked before the first game (the bots, every map of the pool, the time
+controls, the output folder), so a mistake costs seconds, not a half-played series. The
+summary says why each failing bot failed (exit code or signal, the end of its stderr);
+a Ctrl-C prints the games finished so far and keeps them.
+"""
 
 from __future__ import annotations
 
+import ast
+import json
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
-from lightcycle.cli.common import ProtocolOption, console, user_errors
+from lightcycle.cli.common import ProtocolOption, console, err, user_errors
+from lightcycle.cli.runs import (
+    INTERRUPTED,
+    RunOptionError,
+    claim_folder,
+    counted,
+    release_folder,
+)
+
+if TYPE_CHECKING:
+    from lightcycle.referee.match import MatchResult
 
 
 def match(
@@ -29,7 +48,11 @@ def match(
     protocol: ProtocolOption = None,
     ruleset: Annotated[
         str | None,
-        typer.Option("--ruleset", "-r", help="classic, torus, ffa (default: from the map)."),
+        typer.Option(
+            "--ruleset",
+            "-r",
+            help="classic, torus, ffa... for every map (default: each map's own).",
+        ),
     ] = None,
     games: Annotated[int, typer.Option(help="Number of games.", min=1)] = 1,
     swap_sides: Annotated[
@@ -83,10 +106,21 @@ def match(
         typer.Option(help="Extra KEY=VALUE parameter announced to aichallenge/jsonl bots."),
     ] = [],  # noqa: B006
     out: Annotated[
-        Path | None, typer.Option(help="Output folder for replays, logs and results.json.")
+        Path | None,
+        typer.Option(
+            help="Output folder for replays, logs and results.json: new or empty (default: "
+            "a new matches/DATE-TIME/)."
+        ),
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
+    ] = False,
 ) -> None:
     """Play a timed series between bots in any language and print a results table.
+
+    Every map of the pool must take as many players as there are bots. Ctrl-C stops
+    the match after the games already finished: their table is printed and their
+    replays and results.json are kept (exit status 130).
 
     Example: lightcycle match --map ring --bot cmd:./mybot --bot builtin:chaser
     --protocol tron2010 --move-time 1 --first-move-time 3 --games 10 --swap-sides
@@ -94,19 +128,20 @@ def match(
     from lightcycle.maps.registry import get_map
     from lightcycle.referee.clock import TimeControl
     from lightcycle.referee.local import default_ruleset
-    from lightcycle.referee.match import run_match
+    from lightcycle.referee.match import MatchInterrupted, check_pool, run_match
     from lightcycle.referee.players import parse_bot_spec
     from lightcycle.rules.variants import get_ruleset
     from lightcycle.sandbox import Limits
 
     with user_errors():
         if len(bot) < 2:
-            raise typer.BadParameter("give at least two --bot options, e.g. --bot builtin:random")
+            raise RunOptionError("give at least two --bot options, e.g. --bot builtin:random")
         specs = [parse_bot_spec(b, protocol, reuse=reuse_processes) for b in bot]
         maps = [get_map(m) for m in map]
-        rs = get_ruleset(ruleset) if ruleset else default_ruleset(maps[0], len(specs))
+        chosen = get_ruleset(ruleset) if ruleset else None
+        rulesets = [default_ruleset(m, len(specs)) if chosen is None else chosen for m in maps]
         if turn_limit is not None:
-            rs = rs.with_settings(turn_limit=turn_limit)
+            rulesets = [rs.with_settings(turn_limit=turn_limit) for rs in rulesets]
         given = {
             "move": move_time,
             "first_move": first_move_time,
@@ -114,55 +149,126 @@ def match(
             "average": average_time,
             "cpu": cpu_time,
         }
-        control = TimeControl.for_ruleset(rs.clock).with_overrides(
-            {k: v for k, v in given.items() if v is not None}
-        )
-        control.validate()
+        overrides = {k: v for k, v in given.items() if v is not None}
+        controls = [TimeControl.for_ruleset(rs.clock).with_overrides(overrides) for rs in rulesets]
+        for control in controls:
+            control.validate()
+        if memory < 1:  # RLIMIT_DATA of 0 or less: no program could even start
+            raise RunOptionError(f"--memory {memory}: give a limit in MiB, e.g. --memory 1024")
         if isolate not in ("auto", "pidns", "none"):
-            raise typer.BadParameter("--isolate takes auto, pidns or none")
+            raise RunOptionError("--isolate takes auto, pidns or none")
         extra: list[tuple[str, str]] = []
         for p in param:
             key, sep, value = p.partition("=")
             if not sep or not key or " " in key:
-                raise typer.BadParameter(f"--param {p!r}: write KEY=VALUE, e.g. --param seed=3")
+                raise RunOptionError(f"--param {p!r}: write KEY=VALUE, e.g. --param seed=3")
             extra.append((key, value))
-        out_dir = out or Path("matches") / time.strftime("%Y%m%d-%H%M%S")
-        with Progress(
-            TextColumn("[bold]games"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[last]}"),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=not console.is_terminal,
-        ) as progress:
-            task = progress.add_task("games", total=games, last="")
+        check_pool(specs, maps, rulesets, seed)  # before anything is written or started
+        out_dir, created = claim_folder(out, Path("matches") / time.strftime("%Y%m%d-%H%M%S"))
+        assert out_dir is not None
+        shown = err if as_json else console
+        finished = 0
+        try:
+            with Progress(
+                TextColumn("[bold]games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[last]}"),
+                TimeRemainingColumn(),
+                console=shown,
+                transient=True,
+                disable=not shown.is_terminal,
+            ) as progress:
+                task = progress.add_task("games", total=games, last="")
 
-            def on_game(i: int, record: Any) -> None:
-                progress.update(task, advance=1, last=record.outcome.reason)
+                def on_game(i: int, record: Any) -> None:
+                    nonlocal finished
+                    finished += 1
+                    progress.update(task, advance=1, last=record.outcome.reason)
 
-            result = run_match(
-                specs,
-                maps,
-                rs,
-                games=games,
-                seed=seed,
-                swap_sides=swap_sides,
-                control=control,
-                limits=Limits(memory=memory << 20, isolate=isolate),
-                out_dir=out_dir,
-                on_game=on_game,
-                extra_params=tuple(extra),
-                spares=spares,
-            )
-        console.print(results_table(result))
-        console.print(f"replays, logs and results.json in {out_dir}/", highlight=False)
+                result = run_match(
+                    specs,
+                    maps,
+                    rulesets,
+                    games=games,
+                    seed=seed,
+                    swap_sides=swap_sides,
+                    control=controls,
+                    limits=Limits(memory=memory << 20, isolate=isolate),
+                    out_dir=out_dir,
+                    on_game=on_game,
+                    extra_params=tuple(extra),
+                    spares=spares,
+                )
+        except MatchInterrupted as stop:
+            show_results(stop.result, out_dir, as_json)
+            raise typer.Exit(INTERRUPTED) from None
+        except Exception:
+            if finished == 0:  # a bot that could not start, say: leave no folder behind
+                release_folder(out_dir, created)
+            raise
+    show_results(result, out_dir, as_json)
 
 
-def results_table(result: Any) -> Table:
-    """The per-bot results of a match."""
-    table = Table(title=f"{len(result.games)} games", header_style="bold")
+def show_results(result: MatchResult, out_dir: Path, as_json: bool) -> None:
+    """The table and what went wrong (or the JSON), and where the files are."""
+    where = f"replays, logs and results.json in {out_dir}/"
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=1))
+        err.print(where, highlight=False)
+        return
+    console.print(results_table(result))
+    for line in verdict_lines(result):
+        console.print(line)
+    console.print(where, highlight=False)
+
+
+STDERR_TAIL = "; stderr tail: "
+"""How the referee appends a crashed program's last stderr bytes to its verdict."""
+
+
+def short_detail(detail: str, lines: int = 3, width: int = 200) -> str:
+    """A verdict's detail on one line: the exit code or signal and the last stderr lines.
+
+    The referee keeps the end of a program's stderr, quoted; a traceback's last lines say
+    what went wrong, so those are shown, joined with ``|`` and cut from the left to
+    ``width`` characters (the whole stderr is in the bot's log).
+    """
+    head, sep, tail = detail.partition(STDERR_TAIL)
+    if not sep:
+        return detail if len(detail) <= width else detail[: width - 1] + "…"
+    try:
+        text = ast.literal_eval(tail)
+    except (ValueError, SyntaxError):
+        text = tail
+    if not isinstance(text, str):
+        text = tail
+    last = " | ".join([ln.strip() for ln in text.splitlines() if ln.strip()][-lines:])
+    room = max(width - len(head) - len("; stderr: "), 20)
+    if len(last) > room:
+        last = "…" + last[-(room - 1) :]
+    return f"{head}; stderr: {last}"
+
+
+def verdict_lines(result: MatchResult) -> list[Text]:
+    """One line per bot and verdict other than ok: how often, the first game, and why."""
+    out: list[Text] = []
+    for s in result.stats:
+        for kind, (game, detail) in sorted(s.verdict_examples.items()):
+            times = counted(s.verdicts.get(kind, 0), "game")
+            why = short_detail(detail) if detail else "no detail"
+            out.append(Text(f"{s.name} {kind} in {times} (first: game {game}): {why}", "yellow"))
+    return out
+
+
+def results_table(result: MatchResult) -> Table:
+    """The per-bot results of a match; a partial one says so in its title."""
+    played = len(result.games)
+    if result.complete:
+        title = counted(played, "game")
+    else:
+        title = f"partial: {played} of {counted(result.games_planned, 'game')} (interrupted)"
+    table = Table(title=title, header_style="bold")
     for col in ("bot", "W", "L", "D", "FW", "FL", "score", "avg ms", "max ms", "verdicts"):
         table.add_column(col, justify="left" if col in ("bot", "verdicts") else "right")
     for s in result.stats:

@@ -16,6 +16,9 @@ Its design follows how chess engine testers compare versions:
   (tests, debugging); any executor can be passed in (a cluster's, a thread pool).
 - **Stop when sure.** With an SPRT the duel stops submitting pairs as soon as the test
   accepts a hypothesis, finishes the pairs already running, and reports the decision.
+- **Stop when told.** A Ctrl-C abandons the pairs still playing (workers included) and
+  ends the duel with the pairs already finished: their replays and a ``results.json``
+  marked incomplete are kept, and `DuelInterrupted` carries the partial result.
 
 Bot programs: each worker keeps one player per bot for all the pairs it plays, so a
 program whose protocol allows it (``jsonl``) runs as one process per worker for the whole
@@ -25,16 +28,19 @@ in (no worker set-up of ours), players live for one pair: a process per pair at 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import multiprocessing.util
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import FrameType
 from typing import Any, ParamSpec, TypeVar
 
 from lightcycle.core.rng import Rng
@@ -42,11 +48,10 @@ from lightcycle.core.topology import GridTopology
 from lightcycle.maps.random_maps import symmetric_map
 from lightcycle.maps.registry import get_map, list_maps
 from lightcycle.maps.spec import MapError, MapSpec
-from lightcycle.protocols import get_protocol
-from lightcycle.protocols.base import UnsupportedGame
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.local import default_ruleset
+from lightcycle.referee.match import interrupts_deferred, unplayable
 from lightcycle.referee.players import (
     BotSpec,
     Player,
@@ -55,8 +60,7 @@ from lightcycle.referee.players import (
     parse_bot_spec,
     unique_names,
 )
-from lightcycle.rules.engine import new_game
-from lightcycle.rules.ruleset import RulesError, Ruleset
+from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
 from lightcycle.tournament.stats import (
     EloEstimate,
@@ -184,14 +188,7 @@ def playable(
     program's protocol whether it can carry it, so a bad pool fails before any game.
     """
     rs = ruleset if ruleset is not None else default_ruleset(spec, 2)
-    try:
-        state = new_game(rs, spec, seed=seed, players=2)
-        for bot in bots:
-            if bot.protocol is not None:
-                get_protocol(bot.protocol).check(state)
-    except (RulesError, MapError, UnsupportedGame) as exc:
-        return str(exc)
-    return None
+    return unplayable(spec, rs, bots, seed, players=2)
 
 
 # -- what a pair produces --------------------------------------------------------------
@@ -462,10 +459,39 @@ def worker_players(parent: int | None = None) -> PlayerCache:
     return players
 
 
+_PLAYING = False
+"""Whether this pool worker is playing a pair now (a Ctrl-C then abandons it)."""
+
+
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
+    """A pool worker's Ctrl-C: abandon the pair being played, once; else nothing.
+
+    A Ctrl-C at the terminal reaches the runner and its workers alike, and the runner
+    passes it on to its workers when it alone got one. Raising only during a pair, and
+    only once, keeps a worker that waits for work (or is already stopping its bots) from
+    dying with a traceback; the runner ends the pool itself.
+    """
+    global _PLAYING
+    if _PLAYING:
+        _PLAYING = False
+        raise KeyboardInterrupt
+
+
 def _init_worker(parent: int | None = None) -> None:
     """Give a duel's pool worker its own players (`worker_players`)."""
     global _WORKER_PLAYERS
     _WORKER_PLAYERS = worker_players(parent)
+
+
+def _init_pool_worker(parent: int | None = None) -> None:
+    """Set up a worker of the duel's own process pool: its players and its Ctrl-C.
+
+    Only our own pool's workers take over SIGINT (`_on_sigint`); a cluster's workers
+    (`lightcycle.tournament.cluster`) keep their framework's handling.
+    """
+    _init_worker(parent)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_sigint)
 
 
 _KEPT_MAPS: dict[MapSpec, MapSpec] = {}
@@ -489,8 +515,21 @@ def kept_map(spec: MapSpec) -> MapSpec:
 
 
 def _pool_task(task: PairTask) -> PairResult:
-    """Play a pair in a pool worker, with the worker's players and kept maps."""
-    return play_pair(replace(task, map=kept_map(task.map)), _WORKER_PLAYERS)
+    """Play a pair in a pool worker, with the worker's players and kept maps.
+
+    An abandoned pair (Ctrl-C) stops the worker's bot programs at once: the runner is
+    ending the duel and will not wait for another pair.
+    """
+    global _PLAYING
+    _PLAYING = True
+    try:
+        return play_pair(replace(task, map=kept_map(task.map)), _WORKER_PLAYERS)
+    except KeyboardInterrupt:
+        if _WORKER_PLAYERS is not None:
+            _WORKER_PLAYERS.shutdown()
+        raise
+    finally:
+        _PLAYING = False
 
 
 _P = ParamSpec("_P")
@@ -682,6 +721,8 @@ class DuelResult:
         control: the time control (before bot files' own settings).
         workers: parallel workers used.
         wall_seconds: the duel's duration.
+        interrupted: whether a Ctrl-C ended the duel (``pairs`` then holds the pairs
+            finished before it, not necessarily the first ones).
     """
 
     bots: tuple[BotSummary, BotSummary]
@@ -696,6 +737,7 @@ class DuelResult:
     control: dict[str, float | None]
     workers: int
     wall_seconds: float = 0.0
+    interrupted: bool = False
 
     @property
     def games(self) -> int:
@@ -707,6 +749,13 @@ class DuelResult:
         """Whether an SPRT decision ended the duel before the cap."""
         decided = self.sprt is not None and self.sprt.decided
         return decided and len(self.pairs) < self.pairs_planned
+
+    @property
+    def complete(self) -> bool:
+        """Whether the duel ended as planned (every pair, or an SPRT decision)."""
+        if self.interrupted:
+            return False
+        return len(self.pairs) == self.pairs_planned or self.stopped_early
 
     def estimate(self, confidence: float = 0.95) -> EloEstimate:
         """A's Elo advantage over B with the pentanomial interval (pairs as samples)."""
@@ -720,16 +769,20 @@ class DuelResult:
         """Plain, strictly valid JSON data for ``results.json``."""
         t = self.trinomial
         return {
+            "complete": self.complete,
+            "interrupted": self.interrupted,
             "a": self.bots[0].to_dict(),
             "b": self.bots[1].to_dict(),
             "games": self.games,
+            "games_planned": 2 * self.pairs_planned,
             "pairs_played": len(self.pairs),
             "pairs_planned": self.pairs_planned,
             "stopped_early": self.stopped_early,
             "result": {"wins": t.wins, "draws": t.draws, "losses": t.losses},
             "pentanomial": list(self.pentanomial.counts),
-            "elo": self.estimate().to_dict(),
-            "elo_trinomial": self.estimate_trinomial().to_dict(),
+            # no estimate without a pair (a duel interrupted during its first pairs)
+            "elo": self.estimate().to_dict() if self.pairs else None,
+            "elo_trinomial": self.estimate_trinomial().to_dict() if self.pairs else None,
             "sprt": self.sprt.to_dict() if self.sprt is not None else None,
             "sprt_pairs": self.sprt_pairs,
             "maps": list(self.maps),
@@ -747,6 +800,20 @@ class DuelResult:
         text = json.dumps(self.to_dict(), indent=1, allow_nan=False)
         tmp.write_text(text + "\n", encoding="utf-8")
         os.replace(tmp, path)
+
+
+class DuelInterrupted(KeyboardInterrupt):
+    """A Ctrl-C ended the duel; ``result`` holds the pairs finished before it.
+
+    A `KeyboardInterrupt`, so a caller that does not look for it still stops as on any
+    Ctrl-C; the command line catches it to print the partial report.
+    """
+
+    def __init__(self, result: DuelResult) -> None:
+        super().__init__(
+            f"duel interrupted: {result.games} of {2 * result.pairs_planned} games finished"
+        )
+        self.result = result
 
 
 def _as_spec(bot: BotSpec | str) -> BotSpec:
@@ -787,7 +854,7 @@ def run_duel(
         bot_b: the reference bot.
         maps: the pool: maps, or pool text for `parse_pool` (maps the bots cannot play
             are then left out of ``builtin``).
-        games: games to play at most; an odd number is rounded up to whole pairs.
+        games: games to play at most: an even number, since games come in pairs.
         ruleset: the rules for every map; ``None``: each map's own (classic, or torus
             on a wrapping grid).
         control: the time control; ``None``: the ruleset's defaults. A bot file's
@@ -806,11 +873,16 @@ def run_duel(
         BotError: a bad bot spec.
         MapError: a bad pool, or a map the bots or the ruleset cannot play.
         TimeControlError: a time control no game can use.
-        ValueError: ``games`` below 1.
+        ValueError: ``games`` below 2 or odd.
+        DuelInterrupted: on Ctrl-C, after the finished pairs were written down.
     """
     t0 = time.perf_counter()
     if games < 1:
         raise ValueError(f"a duel needs at least one game, got {games}")
+    if games % 2:
+        raise ValueError(
+            f"a duel plays side-swapped pairs, so an even number of games, got {games}"
+        )
     specs = (_as_spec(bot_a), _as_spec(bot_b))
     if isinstance(maps, str):
         pool = parse_pool(maps, seed, lambda m: playable(m, ruleset, specs, seed))
@@ -827,7 +899,7 @@ def run_duel(
     workers = workers if workers is not None else default_workers()
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    pairs_total = (games + 1) // 2
+    pairs_total = games // 2
     rulesets = {m.id: ruleset if ruleset is not None else default_ruleset(m, 2) for m in pool}
     base = control if control is not None else TimeControl.for_ruleset(rulesets[pool[0].id].clock)
 
@@ -866,7 +938,7 @@ def run_duel(
         own_pool = ProcessPoolExecutor(
             max_workers=min(workers, pairs_total),
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
+            initializer=_init_pool_worker,
             initargs=(os.getpid(),),
         )
         executor = own_pool
@@ -885,6 +957,7 @@ def run_duel(
     running: dict[Future[PairResult], int] = {}
     next_k = 0
     stop = False
+    interrupted = False
     try:
         while True:
             while not stop and next_k < pairs_total and len(running) < workers:
@@ -896,24 +969,29 @@ def run_duel(
             for fut in sorted(finished, key=lambda f: running[f]):
                 del running[fut]
                 result = fut.result()
-                done.append(result)
-                for g in result.games:
-                    tri = tri.add(g.score)
-                    bots[0].add(g, 0)
-                    bots[1].add(g, 1)
-                bots[0].process_starts += result.process_starts[0]
-                bots[1].process_starts += result.process_starts[1]
-                penta = penta.add(result.points)
-                if sprt is not None and not (sprt_state is not None and sprt_state.decided):
-                    sprt_state = sprt.test(penta)
-                    sprt_pairs = penta.pairs
-                    if sprt_state.decided:
-                        stop = True
+                with interrupts_deferred():  # a pair is counted whole or not at all
+                    done.append(result)
+                    for g in result.games:
+                        tri = tri.add(g.score)
+                        bots[0].add(g, 0)
+                        bots[1].add(g, 1)
+                    bots[0].process_starts += result.process_starts[0]
+                    bots[1].process_starts += result.process_starts[1]
+                    penta = penta.add(result.points)
+                    if sprt is not None and not (sprt_state is not None and sprt_state.decided):
+                        sprt_state = sprt.test(penta)
+                        sprt_pairs = penta.pairs
+                        if sprt_state.decided:
+                            stop = True
                 if on_pair is not None:
                     progress = DuelProgress(
                         len(done), pairs_total, tri, penta, sprt_state, time.perf_counter() - t0
                     )
                     on_pair(result, progress)
+    except KeyboardInterrupt:
+        interrupted = True
+        if own_pool is not None:
+            _interrupt_workers(own_pool)
     finally:
         for fut in running:
             fut.cancel()
@@ -936,7 +1014,23 @@ def run_duel(
         control=base.to_dict(),
         workers=workers,
         wall_seconds=time.perf_counter() - t0,
+        interrupted=interrupted,
     )
     if out_dir is not None:
         result_.write(out_dir / "results.json")
+    if interrupted:
+        raise DuelInterrupted(result_)
     return result_
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
+    """Pass a Ctrl-C on to the pool's workers, so they abandon their pairs now.
+
+    At a terminal the workers got it already (`_on_sigint` ignores a second one); a
+    SIGINT sent to the runner alone would otherwise leave it waiting for every running
+    pair to finish. The pool keeps its processes in a private attribute, hence the care.
+    """
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for pid in list(processes):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGINT)

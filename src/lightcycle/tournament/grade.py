@@ -5,6 +5,11 @@ under test and the series' opponent, under the rubric's ruleset, maps, time cont
 seed, so a grade is reproducible game by game (``lightcycle match`` with the same bots,
 maps, seed and ``--swap-sides`` replays any series). Scoring is
 `lightcycle.tournament.rubric.score`, pure; this module only plays and records.
+
+A Ctrl-C ends the grading after the games already finished. No row is judged then (a
+row judged on part of its series would be a wrong grade), but what was played is kept:
+each series' replays and ``results.json``, and a ``grade.json`` marked incomplete with the
+results so far, carried by `GradeInterrupted`.
 """
 
 from __future__ import annotations
@@ -17,11 +22,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.game import GameRecord
-from lightcycle.referee.match import run_match
+from lightcycle.referee.match import MatchInterrupted, MatchResult, run_match
 from lightcycle.referee.players import BotSpec, parse_bot_spec
 from lightcycle.sandbox import Limits
 from lightcycle.tournament.rubric import Grade, Rubric, Series, SeriesResult, score
@@ -52,6 +58,102 @@ class GameDone:
     reason: str
     map: str
     seed: int
+
+
+@dataclass(frozen=True)
+class SeriesSoFar:
+    """A series as far as it was played when the grading was interrupted.
+
+    Attributes:
+        label: the opponent's name.
+        opponent: the opponent's spec.
+        games_planned: games the series has.
+        result: the bot's results in the games finished.
+    """
+
+    label: str
+    opponent: str
+    games_planned: int
+    result: SeriesResult
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for an incomplete ``grade.json``."""
+        r = self.result
+        return {
+            "label": self.label,
+            "opponent": self.opponent,
+            "games_planned": self.games_planned,
+            "games": r.games,
+            "wins": r.wins,
+            "draws": r.draws,
+            "losses": r.losses,
+            "verdicts": dict(sorted(r.verdicts.items())),
+            "out_dir": r.out_dir,
+        }
+
+
+@dataclass(frozen=True)
+class PartialGrade:
+    """What an interrupted grading played: the series so far, no points.
+
+    Attributes:
+        title: the rubric's title.
+        rubric: the rubric file.
+        ruleset: the ruleset id.
+        bot: the bot under test.
+        seed: the rubric seed the games used.
+        series: the series started, in rubric order (the last one perhaps in part).
+        games_planned: games in the whole rubric.
+        notes: as in a `Grade`.
+        wall_seconds: how long the grading ran.
+    """
+
+    title: str
+    rubric: str
+    ruleset: str
+    bot: str
+    seed: int
+    series: tuple[SeriesSoFar, ...]
+    games_planned: int
+    notes: tuple[str, ...] = ()
+    wall_seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        """Games finished."""
+        return sum(s.result.games for s in self.series)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for ``grade.json``: ``complete`` false and no ``total``."""
+        return {
+            "complete": False,
+            "interrupted": True,
+            "title": self.title,
+            "rubric": self.rubric,
+            "ruleset": self.ruleset,
+            "bot": self.bot,
+            "seed": self.seed,
+            "total": None,
+            "games_planned": self.games_planned,
+            "games_played": self.games,
+            "series": [s.to_dict() for s in self.series],
+            "notes": list(self.notes),
+            "wall_seconds": round(self.wall_seconds, 3),
+        }
+
+
+class GradeInterrupted(KeyboardInterrupt):
+    """A Ctrl-C ended the grading; ``partial`` holds what was played before it.
+
+    A `KeyboardInterrupt`, so a caller that does not look for it still stops as on any
+    Ctrl-C.
+    """
+
+    def __init__(self, partial: PartialGrade) -> None:
+        super().__init__(
+            f"grading interrupted: {partial.games} of {partial.games_planned} games finished"
+        )
+        self.partial = partial
 
 
 def series_maps(series: Series) -> list[MapSpec]:
@@ -99,6 +201,7 @@ def grade_bot(
         BotError: for a bot spec that cannot be used.
         RulesError, MapError, UnsupportedGame, SandboxError: from the referee, when a
             game cannot be played.
+        GradeInterrupted: on Ctrl-C, after what was played was written down.
     """
     t0 = time.perf_counter()
     if seed is not None:
@@ -115,37 +218,66 @@ def grade_bot(
     pools = [series_maps(s) for s in rubric.series]
     results: list[SeriesResult] = []
     name = spec.name or spec.text
-    for k, (series, opponent, maps) in enumerate(zip(rubric.series, opponents, pools, strict=True)):
-        folder = out_dir / series_folder(k, series) if out_dir is not None else None
-        callback = _progress(k, series, rubric.seed, on_game)
-        match = run_match(
-            [spec, opponent],
-            maps,
-            rubric.ruleset,
-            games=series.games,
+    try:
+        for k, (series, opponent, maps) in enumerate(
+            zip(rubric.series, opponents, pools, strict=True)
+        ):
+            folder = out_dir / series_folder(k, series) if out_dir is not None else None
+            callback = _progress(k, series, rubric.seed, on_game)
+            try:
+                match = run_match(
+                    [spec, opponent],
+                    maps,
+                    rubric.ruleset,
+                    games=series.games,
+                    seed=rubric.seed,
+                    swap_sides=series.swap_sides,
+                    control=series.control,
+                    limits=limits,
+                    out_dir=folder,
+                    on_game=callback,
+                )
+            except MatchInterrupted as stop:
+                name = stop.result.stats[0].name
+                results.append(_series_result(stop.result, folder))
+                raise
+            name = match.stats[0].name
+            results.append(_series_result(match, folder))
+    except KeyboardInterrupt:
+        partial = PartialGrade(
+            title=rubric.title,
+            rubric=rubric.source,
+            ruleset=rubric.ruleset.id,
+            bot=name,
             seed=rubric.seed,
-            swap_sides=series.swap_sides,
-            control=series.control,
-            limits=limits,
-            out_dir=folder,
-            on_game=callback,
+            series=tuple(
+                SeriesSoFar(s.label, s.opponent, s.games, r)
+                for s, r in zip(rubric.series, results, strict=False)
+            ),
+            games_planned=rubric.games,
+            notes=tuple(notes),
+            wall_seconds=time.perf_counter() - t0,
         )
-        me = match.stats[0]
-        name = me.name
-        results.append(
-            SeriesResult(
-                wins=me.wins,
-                draws=me.draws,
-                losses=me.losses,
-                verdicts=dict(me.verdicts),
-                out_dir=str(folder) if folder is not None else None,
-            )
-        )
+        if out_dir is not None:
+            write_grade(partial, out_dir)
+        raise GradeInterrupted(partial) from None
     grade = score(rubric, results, bot=name)
     grade = dataclasses.replace(grade, notes=tuple(notes), wall_seconds=time.perf_counter() - t0)
     if out_dir is not None:
         write_grade(grade, out_dir)
     return grade
+
+
+def _series_result(match: MatchResult, folder: Path | None) -> SeriesResult:
+    """The bot under test's results in a series (it is the match's first bot)."""
+    me = match.stats[0]
+    return SeriesResult(
+        wins=me.wins,
+        draws=me.draws,
+        losses=me.losses,
+        verdicts=dict(me.verdicts),
+        out_dir=str(folder) if folder is not None else None,
+    )
 
 
 def _progress(
@@ -186,10 +318,11 @@ def _progress(
     return done
 
 
-def write_grade(grade: Grade, out_dir: Path) -> Path:
+def write_grade(grade: Grade | PartialGrade, out_dir: Path) -> Path:
     """Write ``grade.json`` into ``out_dir`` atomically (a temporary file, then a rename).
 
-    A reader (a web page, a script collecting a class's grades) never sees half a file.
+    A reader (a web page, a script collecting a class's grades) never sees half a file,
+    and tells an interrupted grading's file by its ``"complete": false``.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / GRADE_FILE

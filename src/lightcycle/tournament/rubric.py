@@ -154,7 +154,8 @@ class Series:
         if row.text is not None:
             return row.text
         half = " (a draw counts half a win)" if self.draws_as_half_wins else ""
-        return f"wins {row.wins} of {self.games} games vs {self.label}{half}"
+        games = "1 game" if self.games == 1 else f"{self.games} games"
+        return f"wins {row.wins} of {games} vs {self.label}{half}"
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,8 @@ class Grade:
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``grade.json`` and ``--json``."""
         return {
+            "complete": True,
+            "interrupted": False,
             "title": self.title,
             "rubric": self.rubric,
             "ruleset": self.ruleset,
