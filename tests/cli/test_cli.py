@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from rich.console import Console
 from typer.testing import CliRunner
 
+import lightcycle
 from lightcycle.cli.main import app
 
 runner = CliRunner()
@@ -74,3 +84,162 @@ def test_maps_and_rules_listings() -> None:
     assert r.exit_code == 0 and "#" in r.output
     r = runner.invoke(app, ["rules", "list"])
     assert r.exit_code == 0 and "classic@1" in r.output and "ffa@1" in r.output
+
+
+def _commands() -> list[tuple[list[str], Any]]:
+    """Every command of the app with its path: ``(["maps", "show"], command)``."""
+    found: list[tuple[list[str], Any]] = []
+
+    def walk(command: Any, path: list[str]) -> None:
+        found.append((path, command))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def test_help_text_survives_the_markdown_renderer() -> None:
+    # help is rendered as markdown: `replays/<game>.json` came out as `replays/.json`
+    bracketed = re.compile(r"<[^<>\n]+>|\[[^\[\]\n]+\]")
+    checked = 0
+    for path, command in _commands():
+        out = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "250"}).output
+        flat = " ".join(out.replace("│", " ").split())
+        texts = [command.help or ""] + [getattr(p, "help", None) or "" for p in command.params]
+        for text in texts:
+            for token in bracketed.findall(text):
+                checked += 1
+                assert token.replace("\\[", "[") in flat, (path, token)
+    assert checked  # the check saw something: the tournament's 'lightcycle[cluster]'
+
+
+def test_maps_show_gives_the_size_once() -> None:
+    r = runner.invoke(app, ["maps", "show", "ring", "--ascii"])
+    header = r.output.splitlines()[0]
+    assert header.startswith("ring@1 15x15 grid") and header.count("15x15") == 1
+
+
+def test_rules_list_shows_every_stage_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lightcycle.cli.common import console
+    from lightcycle.rules.variants import list_rulesets
+
+    stages = {s for r in list_rulesets() for s in r.stages}
+    for width in (80, 120):
+        monkeypatch.setattr(console, "width", width)
+        r = runner.invoke(app, ["rules", "list"])
+        assert r.exit_code == 0, r.output
+        assert max(len(line) for line in r.output.splitlines()) <= width
+        words = set(r.output.split())
+        assert stages <= words, (width, stages - words)
+        assert "…" not in r.output
+
+
+def test_version_and_python_dash_m() -> None:
+    from importlib.metadata import version
+
+    r = runner.invoke(app, ["--version"])
+    assert r.exit_code == 0 and r.output.strip() == f"lightcycle {version('lightcycle')}"
+    done = subprocess.run(
+        [sys.executable, "-m", "lightcycle", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"lightcycle {version('lightcycle')}"
+
+
+def test_a_negative_speed_is_refused(tmp_path: Path) -> None:
+    r = runner.invoke(
+        app, ["play", "--speed", "-1", "--no-render", "--replay", str(tmp_path / "g.json")]
+    )
+    assert r.exit_code == 2 and "--speed" in r.output
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_random_maps_are_maps_everywhere(tmp_path: Path) -> None:
+    # duel and tournament pools list maps as random-SEED: play and maps show take them
+    r = runner.invoke(app, ["maps", "show", "random-42", "--ascii"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("random-42@1 ")
+    out = tmp_path / "g.json"
+    r = runner.invoke(
+        app,
+        ["play", "--map", "random-42@1", "--bots", "chaser,runaway", "--replay", str(out)],
+    )
+    assert r.exit_code == 0, r.output
+    assert out.exists()
+    r = runner.invoke(app, ["maps", "show", "rnadom-42"])
+    assert r.exit_code == 2 and "random-SEED" in r.output
+
+
+def test_the_deaths_table_names_cycles_as_the_board_does(tmp_path: Path) -> None:
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("5 3\n#####\n#1 2#\n#####\n")
+    g = tmp_path / "g.json"
+    r = runner.invoke(
+        app,
+        ["play", "--map", str(tiny), "--bots", "chaser,chaser", "--ascii", "--replay", str(g)],
+    )
+    assert r.exit_code == 0, r.output
+    rows = [line.split() for line in r.output.splitlines() if "with cycle" in line]
+    # seat, cycle, fate, turn, detail: the letters of the board, the viewer's turn
+    assert [row[-6:] for row in rows] == [
+        ["A", "same_cell", "1", "with", "cycle", "B"],
+        ["B", "same_cell", "1", "with", "cycle", "A"],
+    ]
+    assert "# * . * #" in r.output
+
+
+def test_team_deaths_name_cycles_by_letter() -> None:
+    from lightcycle.cli.main import deaths_table
+
+    result = lightcycle.play("court-small", ["lookbot", "linebot"], seed=1)
+    console = Console(width=120, record=True, color_system=None)
+    console.print(deaths_table(result.final))
+    text = console.export_text()
+    assert re.search(r"with cycle [A-T]\b", text), text
+    assert not re.search(r"with cycle \d", text)
+    cycles = [line.split()[1] for line in text.splitlines()[1:] if line.strip()]
+    assert cycles == [chr(ord("A") + i) for i in range(20)]
+
+
+def _lines(renderable: Any, width: int = 80, height: int = 24) -> list[str]:
+    console = Console(width=width, height=height, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text().splitlines()
+
+
+def test_the_player_is_marked_and_followed_on_a_board_bigger_than_the_terminal() -> None:
+    from lightcycle.cli.human import frame
+    from lightcycle.referee.local import default_ruleset
+    from lightcycle.rules.engine import new_game
+
+    spec = lightcycle.get_map("arena-50")
+    state = new_game(default_ruleset(spec, 2), spec, seed=0, players=2)
+    lines = _lines(frame(state, True, [0], 80, 24))
+    assert len(lines) < 24 and max(len(line) for line in lines) <= 80
+    text = "\n".join(lines)
+    assert "".join(lines[:20]).count("@") == 1 and "@ you (Player 1): alive" in text
+    assert "the view follows you" in text
+    small = lightcycle.get_map("ring")
+    state = new_game(default_ruleset(small, 2), small, seed=0, players=2)
+    text = "\n".join(_lines(frame(state, False, [1], 80, 24)))
+    assert "@ you (Player 2)" in text and "follows" not in text and "A" in text
+
+
+def test_play_scales_the_court_to_an_80x24_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lightcycle.cli import main
+    from lightcycle.referee.local import default_ruleset
+    from lightcycle.rules.engine import new_game
+
+    spec = lightcycle.get_map("court")
+    state = new_game(default_ruleset(spec, 2), spec, seed=0, players=2)
+    monkeypatch.setattr(main.console, "width", 80)
+    monkeypatch.setattr(main.console, "height", 24)
+    lines = _lines(main._frame(state, True, live=True))
+    assert len(lines) < 24 and lines[-1].startswith("turn 0 | A-J Player 1")
+    assert "1 character = 1x3 cells" in lines[-2]
+    assert len(_lines(main._frame(state, True))) == 48 + 1  # printed once: whole, full size

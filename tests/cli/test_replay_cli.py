@@ -191,6 +191,9 @@ def _in_terminal(args: list[str], keys: list[tuple[float, bytes]]) -> tuple[int,
                     return
 
     try:
+        started = time.monotonic() + 30  # the first frame: on a busy machine, seconds
+        while not out and time.monotonic() < started:
+            drain(0.1)
         for pause, data in keys:
             drain(pause)
             os.write(master, data)

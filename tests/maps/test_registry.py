@@ -8,6 +8,7 @@ import pytest
 
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.fairness import fair_game
+from lightcycle.maps.random_maps import symmetric_map
 from lightcycle.maps.registry import get_map, list_maps
 from lightcycle.maps.spec import MapError, MapSpec
 from lightcycle.maps.starts import starts_for
@@ -115,6 +116,19 @@ def test_unknown_name_suggests_close_matches() -> None:
     assert "lightcycle maps list" in message
     with pytest.raises(MapError, match="lightcycle maps list"):
         get_map("zzzzzz")
+    with pytest.raises(MapError, match="random-SEED"):  # the whole map syntax is listed
+        get_map("zzzzzz")
+
+
+def test_random_seed_names_the_map_a_duel_draws() -> None:
+    # duel and tournament pools name random maps random-SEED: every command takes them
+    spec = get_map("random-42")
+    assert spec.id == "random-42@1"
+    assert spec.board == symmetric_map(42).board and spec.starts == symmetric_map(42).starts
+    assert get_map("random-42@1") is spec
+    assert get_map("random-43").board != spec.board
+    with pytest.raises(MapError, match=r"no version 2; available: random-42@1"):
+        get_map("random-42@2")
 
 
 def test_lookup_by_path(tmp_path: Path) -> None:

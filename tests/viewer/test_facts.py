@@ -34,3 +34,11 @@ def test_team_rows_name_their_cycles() -> None:
     states = list(replay.states())
     row = seat_rows(replay, states, 1)[0]
     assert row.cycles == 10 and row.moves.split()[0] == "A"
+
+
+def test_rows_carry_the_cycle_letters_the_board_shows() -> None:
+    teams = random_replay("teams", seed=2)
+    assert [r.labels for r in seat_rows(teams, list(teams.states()), 0)] == ["A-J", "K-T"]
+    duel = lightcycle.play("ring", ["chaser", "runaway"], seed=2).replay
+    rows = seat_rows(duel, list(duel.states()), 0)
+    assert [r.to_dict()["labels"] for r in rows] == ["A", "B"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from lightcycle.viewer.keys import decode_keys
+from lightcycle.viewer.keys import RawTerminal, decode_keys
 
 
 @pytest.mark.parametrize(
@@ -22,3 +24,27 @@ from lightcycle.viewer.keys import decode_keys
 )
 def test_decode(data: bytes, keys: list[str]) -> None:
     assert decode_keys(data) == keys
+
+
+def test_a_key_pressed_before_the_terminal_is_raw_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a key typed while the program starts (seconds on a busy machine) used to be thrown
+    # away when cbreak mode flushed the input: the player pressed and nothing happened
+    import io
+    import os
+
+    master, slave = os.openpty()
+    try:
+        os.write(master, b"\x1b[C")  # typed while the terminal is still line-buffered
+
+        class Stdin(io.StringIO):
+            def fileno(self) -> int:
+                return slave
+
+        monkeypatch.setattr(sys, "stdin", Stdin())
+        with RawTerminal() as keys:
+            assert keys.read(2.0) == ["right"]
+    finally:
+        os.close(master)
+        os.close(slave)

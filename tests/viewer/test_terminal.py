@@ -8,6 +8,7 @@ from rich.console import Console
 import lightcycle
 from lightcycle.replay.model import Replay
 from lightcycle.viewer.terminal import SPEEDS, Playback, frame, handle_key, start, tick
+from tests.conftest import grid_map
 
 
 def keys(p: Playback, *names: str) -> Playback:
@@ -118,3 +119,45 @@ def test_the_seat_table_shows_verdicts_and_move_times() -> None:
     assert "timeout: took 2.000 s" in text
     assert "0.4 ms" in text and "1500 ms" in text
     assert "timeout" not in _render(replay, 4)
+
+
+def test_a_board_taller_than_the_terminal_is_scaled_to_fit_not_cut() -> None:
+    # the 64x48 court used to come out 48 lines tall on a 24-line terminal
+    replay = lightcycle.play(
+        "court", ["lookbot", "linebot"], seed=1, settings={"turn_limit": 30}
+    ).replay
+    states = list(replay.states())
+    console = Console(width=80, height=24, record=True, color_system=None)
+    for turn in (0, 10, len(states) - 1):  # the scale stays put as the result appears
+        p = start(len(states) - 1, turn=turn, playing=False)
+        console.print(frame(replay, states, p, True, 80, height=24))
+        lines = console.export_text().splitlines()
+        assert len(lines) < 24 and max(len(line) for line in lines) <= 80
+        assert lines[0].startswith("█") and lines[15] == "█" * 64  # both walls shown
+        assert "1 character = 1x3 cells" in lines[16]
+        assert "space play/pause" in lines[-1]
+
+
+def test_the_seat_table_names_each_seats_cycles_as_the_board_does() -> None:
+    replay = lightcycle.play("ring", ["chaser", "runaway"], seed=2).replay
+    text = _render(replay, 3)
+    assert "A Chaser" in text and "B Runaway" in text
+
+
+def test_the_viewer_and_the_fate_agree_on_the_turn_of_a_death() -> None:
+    # turn k is the board after k moves (turn 0 is the start); a cycle that dies on its
+    # k-th move is dated turn k and first shown dead at turn k
+    from tests.replay.test_convert import random_replay
+
+    for ruleset in ("classic", "teams", "tron3d"):
+        replay = random_replay(ruleset, seed=3)
+        states = list(replay.states())
+        for c in states[-1].cycles:
+            if c.death is not None:
+                k = c.death.turn
+                assert states[k - 1].cycles[c.index].alive
+                assert not states[k].cycles[c.index].alive
+    tiny = lightcycle.play(grid_map(["#####", "#1.2#", "#####"]), ["chaser", "chaser"]).replay
+    first, crash = _render(tiny, 0), _render(tiny, 1)
+    assert "turn 0/1 (start)" in first and "same_cell" not in first
+    assert "turn 1/1" in crash and crash.count("same_cell, turn 1") == 2

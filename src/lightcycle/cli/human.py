@@ -79,22 +79,47 @@ def play_human(
             HumanBot(keys.read, tick=tick) if is_human(b) else b for b in bots
         ]
         live = Live(console=console, auto_refresh=False, transient=False)
+        you = tuple(c.index for seat in seats for c in state.cycles_of(seat))
 
         def show(s: GameState) -> None:
-            live.update(_frame(s, unicode), refresh=True)
+            live.update(frame(s, unicode, you, console.width, console.height), refresh=True)
 
         with live:
             return play_match(spec, players, seed=seed, ruleset=rs, on_turn=show)
 
 
-def _frame(state: GameState, unicode: bool) -> Group:
+def frame(state: GameState, unicode: bool, you: Sequence[int], width: int, height: int) -> Group:
+    """The board, the status line and the keys, with the player's cycle marked ``@``.
+
+    A board that does not fit the terminal is scrolled to follow the player's head at
+    full size rather than scaled down: steering needs every cell (see
+    `lightcycle.render.fit`).
+
+    Args:
+        state: the state to draw.
+        unicode: Unicode symbols (else ASCII).
+        you: the cycles the person steers.
+        width: the terminal's columns.
+        height: the terminal's lines.
+    """
     from lightcycle.core.topology import GridTopology
+    from lightcycle.render.fit import fit_board
     from lightcycle.render.text import board_text, status_line
 
     topo = state.board.topology
-    compact = isinstance(topo, GridTopology) and 2 * topo.width > console.width
-    return Group(
-        board_text(state, unicode=unicode, compact=compact),
-        Text(status_line(state)),
-        Text(KEYS_HELP, style="dim"),
-    )
+    status = status_line(state, you=you)
+    parts: list[Text] = []
+    if isinstance(topo, GridTopology):
+        mine = [state.cycles[i] for i in you]
+        follow = next((c.head for c in mine if c.alive), mine[0].head if mine else None)
+        # the status line (wrapped), the keys, a scroll note, the cursor's line
+        rest = -(-len(status) // max(1, width)) + 3
+        fit = fit_board(topo.width, topo.height, width, height - rest, follow=follow)
+        parts.append(board_text(state, unicode=unicode, fit=fit, you=you))
+        note = fit.note(topo.width, topo.height)
+        if note:
+            parts.append(Text(note, style="dim"))
+    else:
+        parts.append(board_text(state, unicode=unicode))
+    parts += [Text(status), Text(KEYS_HELP, style="dim")]
+    return Group(*parts)

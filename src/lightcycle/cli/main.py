@@ -30,25 +30,75 @@ app = typer.Typer(
     rich_markup_mode="markdown",
     pretty_exceptions_enable=False,
 )
+
+
+def _version() -> str:
+    """The installed distribution's version (what pip installed), else the package's own."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("lightcycle")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        from lightcycle import __version__
+
+        return __version__
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        console.print(f"lightcycle {_version()}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the installed version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """The options of ``lightcycle`` itself (the app's help text is the one shown)."""
+    del version
+
+
 maps_app = typer.Typer(help="Browse the built-in maps.\n\nExample: lightcycle maps show ring")
 rules_app = typer.Typer(help="Browse the rulesets.\n\nExample: lightcycle rules list")
 app.add_typer(maps_app, name="maps")
 app.add_typer(rules_app, name="rules")
 
 
-def _frame(state: GameState, use_unicode: bool) -> Group:
-    """The board, the status line, and on graph boards the heads and items by vertex."""
+def _frame(state: GameState, use_unicode: bool, live: bool = False) -> Group:
+    """The board, the status line, and on graph boards the heads and items by vertex.
+
+    A frame redrawn in place (``live``) must fit the terminal: a board taller or wider
+    than it is scaled down (`lightcycle.render.fit`); a frame printed once may be tall.
+    """
     from lightcycle.core.topology import GridTopology
+    from lightcycle.render.fit import fit_board
     from lightcycle.render.graph import vertex_lines
     from lightcycle.render.text import board_text, status_line
 
     topo = state.board.topology
-    compact = isinstance(topo, GridTopology) and 2 * topo.width > console.width
-    parts: list[Text] = [
-        board_text(state, unicode=use_unicode, compact=compact),
-        Text(status_line(state)),
-    ]
-    if not isinstance(state.board.topology, GridTopology):
+    status = status_line(state)
+    parts: list[Text] = []
+    if isinstance(topo, GridTopology):
+        # the status line (wrapped), a scale note and the line the cursor is left on
+        rest = -(-len(status) // max(1, console.width)) + 2
+        rows = console.height - rest if live else None
+        fit = fit_board(topo.width, topo.height, console.width, rows)
+        parts.append(board_text(state, unicode=use_unicode, fit=fit))
+        note = fit.note(topo.width, topo.height)
+        if note:
+            parts.append(Text(note, style="dim"))
+    else:
+        parts.append(board_text(state, unicode=use_unicode))
+    parts.append(Text(status))
+    if not isinstance(topo, GridTopology):
         parts.append(Text("\n".join(vertex_lines(state, heads=True)), style="dim"))
     return Group(*parts)
 
@@ -58,7 +108,7 @@ def _animator(speed: float, use_unicode: bool) -> tuple[Callable[[GameState], No
     delay = 1.0 / speed if speed > 0 else 0.0
 
     def show(state: GameState) -> None:
-        live.update(_frame(state, use_unicode))
+        live.update(_frame(state, use_unicode, live=True))
         live.refresh()
         if delay:
             time.sleep(delay)
@@ -70,17 +120,28 @@ def _print_final(state: GameState, use_unicode: bool) -> None:
     console.print(_frame(state, use_unicode), highlight=False)
 
 
-def _deaths_table(state: GameState) -> Table:
+def deaths_table(state: GameState) -> Table:
+    """Per cycle: its seat, its label as the board shows it, and how and when it died.
+
+    The turn is the board's: a cycle that died on turn 12 (its 12th move) is first
+    shown dead at ``turn 12`` in the viewers, where turn 0 is the start.
+    """
+    from lightcycle.render.text import cycle_label, death_detail
+
     table = Table(box=None, show_header=True, header_style="bold")
     for col in ("seat", "cycle", "fate", "turn", "detail"):
         table.add_column(col)
     for c in state.cycles:
         name = state.teams[c.team].name
         if c.death is None:
-            table.add_row(name, c.name or str(c.index), "alive", "", "")
+            table.add_row(name, cycle_label(c), "alive", "", "")
         else:
             table.add_row(
-                name, c.name or str(c.index), c.death.cause.value, str(c.death.turn), c.death.detail
+                name,
+                cycle_label(c),
+                c.death.cause.value,
+                str(c.death.turn),
+                death_detail(state, c.death.detail),
             )
     return table
 
@@ -104,14 +165,18 @@ def play(
     turn_limit: Annotated[int | None, typer.Option(help="End the game after N turns.")] = None,
     speed: Annotated[
         float | None,
-        typer.Option(help="Turns per second shown (0: max; default 20, 5 with a human)."),
+        typer.Option(help="Turns per second shown (0: max; default 20, 5 with a human).", min=0),
     ] = None,
     render: Annotated[bool, typer.Option("--render/--no-render", help="Animate the game.")] = True,
     ascii: Annotated[
         bool, typer.Option("--ascii", help="ASCII symbols instead of Unicode.")
     ] = False,
     replay: Annotated[
-        Path | None, typer.Option(help="Replay file to write (default: replays/<game>.json).")
+        Path | None,
+        typer.Option(
+            # help is markdown: a bare <game> would be taken for an HTML tag and vanish
+            help="Replay file to write (default: `replays/MAP_BOTS_seedSEED.json`).",
+        ),
     ] = None,
 ) -> None:
     """Play a match between bots in this process and show it.
@@ -153,7 +218,7 @@ def play(
         path = replay or Path("replays") / _replay_name(result.replay.map_id, bot_list, seed)
         path.parent.mkdir(parents=True, exist_ok=True)
         result.replay.save(path)
-        console.print(_deaths_table(result.final))
+        console.print(deaths_table(result.final))
         console.print(
             f"[bold]{result.summary()}[/] ({result.outcome.reason}, turn {result.outcome.turn})",
             highlight=False,
@@ -218,7 +283,7 @@ def maps_show(
         n = players or (len(spec.starts) if spec.starts else spec.players[0])
         state = new_game(default_ruleset(spec, n), spec, seed=seed, players=n)
         console.print(
-            f"[bold]{spec.id}[/] {spec.size_text()} {spec.topology.describe()} "
+            f"[bold]{spec.id}[/] {spec.topology.describe()} "
             f"players {','.join(map(str, spec.players))}  {spec.description}",
             highlight=False,
         )
@@ -240,25 +305,26 @@ def rules_list() -> None:
     """
     from lightcycle.rules.variants import list_rulesets
 
-    table = Table(title="Rulesets")
-    for col in ("id", "aliases", "players", "board", "stages", "verdicts cost", "description"):
-        table.add_column(col)
+    # Stage ids are names to type into a ruleset file, so they are never cut or wrapped
+    # (one per line, in their own column); the description column takes what is left
+    # and carries the aliases and what each verdict costs, so the table fits 80 columns.
+    table = Table(title="Rulesets", box=box.SIMPLE_HEAD, pad_edge=False)
+    for col in ("id", "players", "board", "stages"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("description", ratio=1)
     for r in list_rulesets():
-        table.add_row(
-            r.id,
-            ", ".join(r.aliases),
-            f"{r.players[0]}-{r.players[1]}",
-            r.board,
-            "\n".join(r.stages),
-            "\n".join(f"{v}: {e}" for v, e in r.verdicts.items()),
-            r.description,
-        )
+        about = Text(r.description)
+        about.append(f"\naliases: {', '.join(r.aliases)}", style="dim")
+        for cost in sorted(set(r.verdicts.values())):
+            verdicts = ", ".join(v for v, c in r.verdicts.items() if c == cost)
+            about.append(f"\nverdicts the {cost} pays for: {verdicts}", style="dim")
+        table.add_row(r.id, f"{r.players[0]}-{r.players[1]}", r.board, "\n".join(r.stages), about)
     console.print(table)
 
 
 def main() -> None:
-    """Entry point of the ``lightcycle`` script."""
-    app()
+    """Entry point of the ``lightcycle`` script and of ``python -m lightcycle``."""
+    app(prog_name="lightcycle")
 
 
 from lightcycle.cli.match import match as _match  # noqa: E402 -- registered after app exists

@@ -1,9 +1,14 @@
-"""The built-in maps, looked up by ``name``, ``name@version`` or a file path.
+"""The built-in maps, looked up by ``name``, ``name@version``, ``random-SEED`` or a file path.
 
 Built-in maps are plain multi-player map files in ``lightcycle/maps/data`` (shipped in
 the wheel as package data and read with `importlib.resources`, so they work from a zip
 too). They are parsed once per process: the CLI, the referee and the conformance tests
 all ask for maps many times.
+
+``random-SEED`` (``random-42``, ``random-42@1``) names the seeded random symmetric map
+of `lightcycle.maps.random_maps`. Duels and tournaments draw such maps into their pools
+and list them by that name, so `get_map` takes the same name: every command that takes
+a map (``play``, ``maps show``, ``match``) can then show the map a duel listed.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ from importlib import resources
 from pathlib import Path
 
 from lightcycle.maps.io import map_from_file, map_from_text
+from lightcycle.maps.random_maps import symmetric_map
 from lightcycle.maps.spec import MapError, MapSpec
 
 _PACKAGE = "lightcycle.maps"
 _DATA_DIR = "data"
 _FILE_SUFFIXES = (".map", ".txt", ".obj")
 _NAME_AT_VERSION = re.compile(r"([^@]+)@(.*)")
+_RANDOM = re.compile(r"random-(\d+)")
+RANDOM_SYNTAX = "random-SEED"
+"""How a seeded random map is named (``random-42``); error messages show it."""
 
 
 @functools.cache
@@ -56,9 +65,10 @@ def get_map(name_or_path: str) -> MapSpec:
     """Return a built-in map by name, or read a map file.
 
     Args:
-        name_or_path: ``ring`` (the newest version), ``ring@1`` (exactly that version), or
-            the path of a ``.map`` or ``.txt`` file in either map format, or of an
-            ``.obj`` 3D board.
+        name_or_path: ``ring`` (the newest version), ``ring@1`` (exactly that version),
+            ``random-42`` (the random symmetric map of seed 42, version 1 only), or the
+            path of a ``.map`` or ``.txt`` file in either map format, or of an ``.obj``
+            3D board.
 
     Raises:
         MapError: for an unknown name (listing close matches), a version the map does not
@@ -77,12 +87,15 @@ def get_map(name_or_path: str) -> MapSpec:
         version = int(m.group(2))
     maps = _builtin()
     versions = maps.get(name)
+    if versions is None and _RANDOM.fullmatch(name):
+        return _random_map(name, version)
     if versions is None:
         close = difflib.get_close_matches(name, list(maps), n=3, cutoff=0.6)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise MapError(
             f"unknown map {name!r}.{hint} Run `lightcycle maps list` to see the built-in "
-            "maps, or give the path of a .map, .txt or .obj file."
+            f"maps, name a seeded random map as {RANDOM_SYNTAX} (e.g. random-42), or give "
+            "the path of a .map, .txt or .obj file."
         )
     if version is None:
         return versions[max(versions)]
@@ -90,6 +103,19 @@ def get_map(name_or_path: str) -> MapSpec:
         have = ", ".join(versions[v].id for v in sorted(versions))
         raise MapError(f"map {name!r} has no version {version}; available: {have}")
     return versions[version]
+
+
+def _random_map(name: str, version: int | None) -> MapSpec:
+    """``random-SEED`` (version 1, the only one `symmetric_map` draws)."""
+    if version not in (None, 1):
+        raise MapError(f"map {name!r} has no version {version}; available: {name}@1")
+    return _cached_random(int(name.removeprefix("random-")))
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_random(seed: int) -> MapSpec:
+    # Drawing a map runs a connectivity search per wall blob: worth keeping a few.
+    return symmetric_map(seed)
 
 
 def _looks_like_path(text: str) -> bool:

@@ -18,11 +18,17 @@ from rich.text import Text
 from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GraphTopology
+from lightcycle.render.text import (
+    ASCII,
+    TEAM_STYLES,
+    TRAIL_STYLES,
+    UNICODE,
+    cycle_label,
+    trail_mark,
+)
 
 ITEM_MARKS = {"turbo": "+", "ghost": "~", "points": "$"}
 """Item marks: symbols, so they never look like a cycle's letter."""
-_TEAM_STYLES = ("bold cyan", "bold magenta", "bold yellow", "bold green")
-_TRAIL_STYLES = ("cyan", "magenta", "yellow", "green")
 
 
 def project(topo: GraphTopology, width: int, height: int) -> list[tuple[int, int]]:
@@ -74,11 +80,10 @@ def _marks(state: GameState) -> dict[int, tuple[int, str, int]]:
         marks[cell] = (1, ITEM_MARKS.get(kind, "?"), -1)
     for c in state.cycles:
         for cell in iter_cells(c.trail):
-            marks[cell] = (2, "#", c.team)
+            marks[cell] = (2, trail_mark(c), c.team)
     for c in state.cycles:
         if c.alive:
-            mark = c.name or chr(ord("A") + c.index % 26)
-            marks[c.head] = (3, mark, c.team)
+            marks[c.head] = (3, cycle_label(c)[:1], c.team)
     return marks
 
 
@@ -87,20 +92,22 @@ def flat_text(
 ) -> Text:
     """Draw a graph board flattened (see the module docstring).
 
-    Heads show their cycle's letter (``A``, ``B`` ... by cycle index), trails ``#`` in
-    their team's colour, items ``+`` (turbo), ``~`` (ghost) and ``$`` (points), walls
-    ``x``, free vertices ``·`` (``.`` in ASCII).
+    As on grids (`lightcycle.render.text`): heads show their cycle's letter (``A``,
+    ``B`` ... by cycle index), trails the same letter in lower case, walls ``█`` (``#``
+    in ASCII), free vertices ``·`` (``.``); items are ``+`` (turbo), ``~`` (ghost) and
+    ``$`` (points).
     """
     topo = state.board.topology
     if not isinstance(topo, GraphTopology):
         raise ValueError("flat_text draws graph boards; use board_text for grids")
     where = project(topo, width, height)
     marks = _marks(state)
-    floor = "·" if unicode else "."
+    sym = UNICODE if unicode else ASCII
+    floor = sym["floor"]
     canvas: dict[tuple[int, int], tuple[int, str, int]] = {}
     walls = state.board.walls
     for node, xy in enumerate(where):
-        here = (2, "x", -1) if (walls >> node) & 1 else marks.get(node, (0, floor, -1))
+        here = (2, sym["wall"], -1) if (walls >> node) & 1 else marks.get(node, (0, floor, -1))
         if xy not in canvas or here[0] > canvas[xy][0]:
             canvas[xy] = here
     out = Text()
@@ -114,7 +121,7 @@ def flat_text(
             prio, mark, team = spot
             style = None
             if color and team >= 0:
-                style = (_TEAM_STYLES if prio == 3 else _TRAIL_STYLES)[team % 4]
+                style = (TEAM_STYLES if prio == 3 else TRAIL_STYLES)[team % len(TEAM_STYLES)]
             elif color and prio == 1:
                 style = "bold white"
             elif color:
@@ -136,7 +143,7 @@ def vertex_lines(state: GameState, everything: bool = False, heads: bool = False
     topo = state.board.topology
     holders: dict[int, list[str]] = {}
     for c in state.cycles:
-        label = c.name or chr(ord("A") + c.index % 26)
+        label = cycle_label(c)
         if not heads:
             for cell in iter_cells(c.trail):
                 holders.setdefault(cell, []).append(f"trail of {label}")

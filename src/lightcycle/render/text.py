@@ -1,18 +1,38 @@
-"""Boards as text: the Unicode board of the Scheme course, an ASCII fallback, colours.
+"""Boards as text: walls, trails and heads that read apart without colour.
 
-Symbols (Unicode / ASCII): ``◦`` / ``.`` floor, ``⊠`` / ``#`` wall or trail, ``♠`` and
-``♣`` / ``1`` and ``2`` the two cycles of a duel, letters ``A``, ``B``, ... for the cycles
-when there are more than two players (or the cycle's own name in team rulesets), ``✖`` /
-``X`` a dead cycle.
+Symbols (Unicode / ASCII):
+
+=================  ===========  =====  ==============================================
+floor              ``·``        ``.``
+wall               ``█``        ``#``  (Unicode walls join into solid lines)
+head of a cycle    ``A`` ...    same   its name (team rulesets name cycles A-T), else
+                                       ``A``, ``B`` ... by cycle index
+trail of a cycle   ``a`` ...    same   its head's letter in lower case, so every trail
+                                       leads back to its head
+dead cycle         ``✖``        ``*``
+your cycle         ``@``        same   the head a person steers (``lightcycle play
+                                       --bots human,...``)
+=================  ===========  =====  ==============================================
+
+Colour (team colours for heads and trails, grey walls) is added on top and never needed:
+a board copied as plain text, printed with ``--ascii`` or read by someone who cannot
+tell cyan from green says the same. The same letters name the cycles in every table
+(`cycle_label`), including the deaths table and a collision's detail (`death_detail`).
 """
 
 from __future__ import annotations
 
+import itertools
+import re
+from collections import Counter
+from collections.abc import Collection
+
 from rich.text import Text
 
 from lightcycle.core.bitset import iter_cells
-from lightcycle.core.state import GameState
+from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import GridTopology
+from lightcycle.render.fit import Fit, full
 
 TEAM_STYLES = (
     "bold cyan",
@@ -25,80 +45,152 @@ TEAM_STYLES = (
     "bold bright_black",
 )
 TRAIL_STYLES = ("cyan", "magenta", "yellow", "green", "red", "blue", "white", "bright_black")
-UNICODE = {"floor": "◦", "wall": "⊠", "dead": "✖", "duel": ("♠", "♣")}
-ASCII = {"floor": ".", "wall": "#", "dead": "X", "duel": ("1", "2")}
+UNICODE = {"floor": "·", "wall": "█", "dead": "✖"}
+ASCII = {"floor": ".", "wall": "#", "dead": "*"}
+YOU = "@"
+"""The head of the cycle a person steers."""
+_DEAD_STYLE = "bold red"
+_WALL_STYLE = "bright_black"
+_FLOOR_STYLE = "bright_black"
 
 
-def _cycle_marks(state: GameState, unicode: bool) -> dict[int, tuple[str, int]]:
-    """Per head cell: the mark and the team of the cycle standing there."""
-    sym = UNICODE if unicode else ASCII
-    duel = len(state.cycles) == 2 and len(state.teams) == 2
-    marks: dict[int, tuple[str, int]] = {}
+def cycle_label(c: Cycle) -> str:
+    """The name a cycle goes by on the board and in every table: its own name (team
+    rulesets name their cycles ``A`` to ``T``), else ``A``, ``B`` ... by cycle index."""
+    return c.name or chr(ord("A") + c.index % 26)
+
+
+def trail_mark(c: Cycle) -> str:
+    """The character of ``c``'s trail: its label's first letter in lower case."""
+    return cycle_label(c)[:1].lower()
+
+
+def team_labels(state: GameState, team: int) -> str:
+    """The labels of a team's cycles: ``A``, or ``A-J`` for a run of letters."""
+    labels = [cycle_label(c) for c in state.cycles_of(team)]
+    if len(labels) > 2 and all(
+        len(a) == 1 and len(b) == 1 and ord(b) == ord(a) + 1 for a, b in itertools.pairwise(labels)
+    ):
+        return f"{labels[0]}-{labels[-1]}"
+    return ",".join(labels)
+
+
+_CYCLE_NUMBERS = re.compile(r"\b(cycles?) (\d+(?:, \d+)*)")
+
+
+def death_detail(state: GameState, detail: str) -> str:
+    """A death's detail with cycle numbers replaced by the cycles' labels.
+
+    The rules write ``with cycle 13`` (replays store that text, so it stays); people read
+    the board, where cycle 13 is ``N``: this gives ``with cycle N``.
+    """
+    cycles = state.cycles
+
+    def label(m: re.Match[str]) -> str:
+        numbers = [int(n) for n in m.group(2).split(", ")]
+        if any(n >= len(cycles) for n in numbers):
+            return m.group(0)
+        return f"{m.group(1)} " + ", ".join(cycle_label(cycles[n]) for n in numbers)
+
+    return _CYCLE_NUMBERS.sub(label, detail)
+
+
+def _heads(
+    state: GameState, sym: dict[str, str], you: Collection[int]
+) -> dict[int, tuple[str, str]]:
+    """Per head cell: the mark and style of the cycle standing there."""
+    heads: dict[int, tuple[str, str]] = {}
     for c in state.cycles:
         if not c.alive and c.death is not None and c.trail == 0:
             continue  # removed with its trail
         if not c.alive:
-            mark = str(sym["dead"])
-        elif c.name:
-            mark = c.name
-        elif duel:
-            mark = sym["duel"][c.team]
+            heads[c.head] = (sym["dead"], _DEAD_STYLE)
+        elif c.index in you:
+            heads[c.head] = (YOU, f"{TEAM_STYLES[c.team % 8]} reverse")
         else:
-            mark = chr(ord("A") + c.index % 26)
-        marks[c.head] = (mark, c.team)
-    return marks
+            heads[c.head] = (cycle_label(c)[:1], TEAM_STYLES[c.team % 8])
+    return heads
 
 
 def board_text(
-    state: GameState, unicode: bool = True, color: bool = True, compact: bool = False
+    state: GameState,
+    unicode: bool = True,
+    color: bool = True,
+    compact: bool = False,
+    *,
+    fit: Fit | None = None,
+    you: Collection[int] = (),
 ) -> Text:
-    """Draw a grid board, one line per row, two columns per cell (one when ``compact``).
+    """Draw a board: a grid one line per row (or per block of rows), a graph flattened.
 
     Args:
         state: the state to draw.
         unicode: Unicode symbols (else the ASCII fallback).
         color: colour heads and trails by team.
-        compact: one column per cell, for boards wider than half the terminal (the
-            64-column team court on an 80-column terminal).
+        compact: one column per cell instead of two (ignored when ``fit`` is given).
+        fit: the part of the grid to draw and the cells per character
+            (`lightcycle.render.fit.fit_board`); default the whole grid at full size.
+        you: the cycles a person steers, drawn ``@``.
     """
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
         from lightcycle.render.graph import flat_text
 
         return flat_text(state, unicode=unicode, color=color)
+    if fit is None:
+        fit = full(topo.width, topo.height, compact)
     sym = UNICODE if unicode else ASCII
-    owner: dict[int, int] = {}
+    owner: dict[int, Cycle] = {}
     for c in state.cycles:
         for cell in iter_cells(c.trail):
-            owner[cell] = c.team
-    marks = _cycle_marks(state, unicode)
+            owner[cell] = c
+    heads = _heads(state, sym, you)
     walls = state.board.walls
-    out = Text()
     w = topo.width
-    gap = "" if compact else " "
-    for y in range(topo.height):
-        for x in range(w):
-            cell = y * w + x
-            if cell in marks:
-                mark, team = marks[cell]
-                style = "bold red" if mark == sym["dead"] else TEAM_STYLES[team % 8]
-                out.append(mark + gap, style=style if color else None)
-            elif (walls >> cell) & 1:
-                out.append(str(sym["wall"]) + gap, style="dim" if color else None)
-            elif cell in owner:
-                out.append(
-                    str(sym["wall"]) + gap, style=TRAIL_STYLES[owner[cell] % 8] if color else None
-                )
-            else:
-                out.append(str(sym["floor"]) + gap, style="bright_black" if color else None)
-        out.rstrip()
-        if y < topo.height - 1:
+    wall = (sym["wall"], _WALL_STYLE)
+    floor = (sym["floor"], _FLOOR_STYLE)
+
+    def look(cells: list[int]) -> tuple[str, str]:
+        """The most telling thing among ``cells``: a head, a trail, a wall, the floor."""
+        dead = None
+        for cell in cells:
+            if cell in heads:
+                if heads[cell][0] != sym["dead"]:
+                    return heads[cell]
+                dead = heads[cell]
+        if dead is not None:
+            return dead
+        trails = Counter(owner[cell].index for cell in cells if cell in owner)
+        if trails:
+            c = state.cycles[trails.most_common(1)[0][0]]
+            return trail_mark(c), TRAIL_STYLES[c.team % 8]
+        if any((walls >> cell) & 1 for cell in cells):
+            return wall
+        return floor
+
+    out = Text()
+    join = unicode and fit.cols == 2 and not fit.scaled
+    for y in range(fit.y0, fit.y1, fit.sy):
+        line: list[tuple[str, str]] = []
+        for x in range(fit.x0, fit.x1, fit.sx):
+            cells = [
+                yy * w + xx
+                for yy in range(y, min(y + fit.sy, fit.y1))
+                for xx in range(x, min(x + fit.sx, fit.x1))
+            ]
+            line.append(look(cells))
+        for i, (mark, style) in enumerate(line):
+            out.append(mark, style=style if color else None)
+            if fit.cols == 2 and i < len(line) - 1:
+                gap = sym["wall"] if join and (mark, style) == wall == line[i + 1] else " "
+                out.append(gap, style=_WALL_STYLE if color and gap != " " else None)
+        if y + fit.sy < fit.y1:
             out.append("\n")
     return out
 
 
 def board_string(state: GameState, unicode: bool = True) -> str:
-    """`board_text` as a plain string (no colour), as ``print-board`` printed it."""
+    """`board_text` as a plain string (no colour)."""
     return board_text(state, unicode=unicode, color=False).plain
 
 
@@ -107,28 +199,37 @@ def graph_summary(state: GameState) -> str:
     lines = [f"{state.board.topology.describe()}, turn {state.turn}"]
     for c in state.cycles:
         status = "alive" if c.alive else f"dead ({c.death.cause.value if c.death else '?'})"
-        lines.append(f"  cycle {c.index} (team {c.team + 1}) at node {c.head}: {status}")
+        lines.append(f"  cycle {cycle_label(c)} (team {c.team + 1}) at node {c.head}: {status}")
     return "\n".join(lines)
 
 
-def status_line(state: GameState) -> str:
-    """``turn 12 | Player 1: alive | Player 2: dead (trail)``.
+def status_line(state: GameState, you: Collection[int] = ()) -> str:
+    """``turn 12 | A Player 1: alive | B Player 2: dead (trail)``.
 
-    Teams of several cycles show how many are left (``North: 7/10 left``), and scores
-    appear once anyone has scored (``score 120``).
+    Each team is named after its cycles' labels as the board shows them (``A-J North``
+    for a team of ten), so the line is the board's legend. Teams of several cycles show
+    how many are left (``7/10 left``), scores appear once anyone has scored
+    (``score 120``), and the team of a cycle in ``you`` (a person playing) reads
+    ``@ you (Human)``.
     """
     parts = [f"turn {state.turn}"]
     scored = any(state.scores)
+    mine = {state.cycles[i].team for i in you if i < len(state.cycles)}
     for t in state.teams:
         cycles = state.cycles_of(t.index)
         left = sum(c.alive for c in cycles)
+        name = (
+            f"{YOU} you ({t.name})"
+            if t.index in mine
+            else f"{team_labels(state, t.index)} {t.name}"
+        )
         if left and len(cycles) > 1:
-            text = f"{t.name}: {left}/{len(cycles)} left"
+            text = f"{name}: {left}/{len(cycles)} left"
         elif left:
-            text = f"{t.name}: alive"
+            text = f"{name}: alive"
         else:
             causes = {c.death.cause.value for c in cycles if c.death}
-            text = f"{t.name}: dead ({', '.join(sorted(causes))})"
+            text = f"{name}: dead ({', '.join(sorted(causes))})"
         if scored and t.index < len(state.scores):
             text += f", score {state.scores[t.index]}"
         parts.append(text)

@@ -37,6 +37,7 @@ from lightcycle.core.state import GameState
 from lightcycle.core.topology import GraphTopology, GridTopology
 from lightcycle.render import palette
 from lightcycle.render.picture import board_positions, shows_cross
+from lightcycle.render.text import cycle_label
 from lightcycle.replay.model import Replay
 from lightcycle.viewer.facts import result_text, seat_rows
 
@@ -100,9 +101,7 @@ def viewer_data(replay: Replay, states: Sequence[GameState]) -> dict[str, Any]:
         states: its states, turn 0 first (``list(replay.states())``).
     """
     first = states[0]
-    cycles = [
-        {"team": c.team, "label": c.name or chr(ord("A") + c.index % 26)} for c in first.cycles
-    ]
+    cycles = [{"team": c.team, "label": cycle_label(c)} for c in first.cycles]
     any_items = any(s.items for s in states)
     return {
         "version": DATA_VERSION,

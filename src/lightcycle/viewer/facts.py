@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lightcycle.core.state import GameState
+from lightcycle.render.text import team_labels
 from lightcycle.replay.model import Replay, Token
 
 ARROWS = {"n": "↑", "e": "→", "s": "↓", "w": "←"}
@@ -46,7 +47,9 @@ class SeatRow:
         score: the team's score.
         alive: how many of its cycles are alive.
         cycles: how many cycles it steers.
-        fate: ``alive``, or how and when its last cycle died (``wall, turn 12``).
+        fate: ``alive``, or how and when its last cycle died (``wall, turn 12``: the
+            turn the viewers first show it dead, where turn 0 is the start).
+        labels: its cycles' labels as the board shows them (``A``, ``A-J``).
     """
 
     name: str
@@ -58,6 +61,7 @@ class SeatRow:
     alive: int
     cycles: int
     fate: str
+    labels: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data for the HTML viewer."""
@@ -71,6 +75,7 @@ class SeatRow:
             "alive": self.alive,
             "cycles": self.cycles,
             "fate": self.fate,
+            "labels": self.labels,
         }
 
 
@@ -116,6 +121,7 @@ def seat_rows(
                 alive=left,
                 cycles=len(cycles),
                 fate=fate,
+                labels=team_labels(state, team.index),
             )
         )
     return rows

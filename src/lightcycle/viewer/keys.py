@@ -96,7 +96,9 @@ class RawTerminal:
         import tty
 
         self._saved = termios.tcgetattr(self.fd)
-        tty.setcbreak(self.fd)
+        # TCSANOW, not the default TCSAFLUSH: a key pressed while the program was still
+        # starting (a second or more on a busy machine) is kept and read, not thrown away
+        tty.setcbreak(self.fd, termios.TCSANOW)
         return self
 
     def __exit__(

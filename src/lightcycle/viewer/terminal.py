@@ -28,6 +28,7 @@ from rich.text import Text
 
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
+from lightcycle.render.fit import fit_board
 from lightcycle.render.graph import vertex_lines
 from lightcycle.render.text import TEAM_STYLES, board_text
 from lightcycle.replay.model import Replay
@@ -141,9 +142,13 @@ def status_text(p: Playback, live: bool = True) -> Text:
     text = Text()
     if not live:
         text.append(f"turn {p.turn}/{p.last}", style="bold")
+        if p.turn == 0:
+            text.append(" (start)")
         return text
     text.append("▶ " if p.playing else "❚❚ ", style="bold")
     text.append(f"turn {p.turn}/{p.last}", style="bold")
+    if p.turn == 0:
+        text.append(" (start)")
     text.append(f"  {p.speed:g} turns/s")
     if p.typing is not None:
         text.append(f"  go to turn: {p.typing}_", style="bold yellow")
@@ -158,11 +163,20 @@ def ms_text(seconds: float) -> str:
     return f"{ms:.1f} ms" if ms < 10 else f"{ms:.0f} ms"
 
 
-def seat_table(replay: Replay, states: Sequence[GameState], turn: int, unicode: bool) -> Table:
-    """Per seat: moves into this turn, verdict, move time, score, alive cycles or fate."""
+def seat_table(
+    replay: Replay, states: Sequence[GameState], turn: int, unicode: bool, width: int = 80
+) -> Table:
+    """Per seat: moves into this turn, verdict, move time, score, alive cycles or fate.
+
+    One line per seat, so the frame's height is known and the board can be fitted to
+    what is left: a team's ten moves are cut short (…) to a third of the ``width``
+    rather than wrapped or squeezing the verdicts out.
+    """
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    for col in ("seat", "moves", "verdict", "time", "score", "status"):
-        table.add_column(col)
+    table.add_column("seat", no_wrap=True)
+    table.add_column("moves", no_wrap=True, overflow="ellipsis", max_width=max(8, width // 3))
+    for col in ("verdict", "time", "score", "status"):
+        table.add_column(col, no_wrap=col != "verdict")
     for team, row in enumerate(seat_rows(replay, states, turn, unicode)):
         status = (
             f"{row.alive}/{row.cycles} alive"
@@ -172,7 +186,7 @@ def seat_table(replay: Replay, states: Sequence[GameState], turn: int, unicode: 
             else row.fate
         )
         table.add_row(
-            Text(row.name, style=TEAM_STYLES[team % len(TEAM_STYLES)]),
+            Text(f"{row.labels} {row.name}", style=TEAM_STYLES[team % len(TEAM_STYLES)]),
             row.moves,
             Text(row.verdict, style="red") if row.verdict else "",
             "" if row.time is None else ms_text(row.time),
@@ -189,6 +203,7 @@ def frame(
     unicode: bool = True,
     width: int = 80,
     keys_help: bool = True,
+    height: int | None = None,
 ) -> Group:
     """Everything the viewer draws for ``p``: board, status, seats, and on graph boards
     the heads by vertex; the result once the last turn is shown.
@@ -198,22 +213,37 @@ def frame(
         states: its states, turn 0 first.
         p: where the viewer is.
         unicode: Unicode symbols (else ASCII).
-        width: the terminal's width (boards wider than half of it are drawn compact).
+        width: the terminal's width (boards wider than half of it are drawn compact,
+            boards wider than all of it scaled down).
         keys_help: draw for the interactive player (the key line, play state and speed);
             off for a frame printed once.
+        height: the terminal's height, for a frame redrawn in place: a board taller than
+            what the rest of the frame leaves is scaled down to fit, never cut off
+            (`lightcycle.render.fit`). ``None``: any height (a frame printed once).
     """
     state = states[p.turn]
     topo = state.board.topology
-    compact = isinstance(topo, GridTopology) and 2 * topo.width > width
-    parts: list[Text | Table] = [
-        board_text(state, unicode=unicode, compact=compact),
-        status_text(p, live=keys_help),
-        seat_table(replay, states, p.turn, unicode),
-    ]
-    if not isinstance(topo, GridTopology):
-        parts.append(Text("\n".join(vertex_lines(state, heads=True)), style="dim"))
+    table = seat_table(replay, states, p.turn, unicode, width)
+    lines: list[Text | Table] = [status_text(p, live=keys_help), table]
     if p.turn == p.last and replay.outcome is not None:
-        parts.append(Text(result_text(replay), style="bold"))
+        lines.append(Text(result_text(replay), style="bold"))
     if keys_help:
-        parts.append(Text(HELP, style="dim"))
+        lines.append(Text(HELP, style="dim"))
+    board: list[Text] = []
+    if isinstance(topo, GridTopology):
+        # kept for the rest, whether shown or not (so the scale stays put at the last
+        # turn): the status line, the table's header and rows, the result, the keys, a
+        # scale note and the line the cursor is left on
+        rest = 1 + 1 + len(state.teams) + 1 + int(keys_help) + 1 + 1
+        rows = None if height is None else height - rest
+        fit = fit_board(topo.width, topo.height, width, rows)
+        board.append(board_text(state, unicode=unicode, fit=fit))
+        note = fit.note(topo.width, topo.height)
+        if note:
+            board.append(Text(note, style="dim"))
+    else:
+        board.append(board_text(state, unicode=unicode))
+    parts: list[Text | Table] = [*board, *lines]
+    if not isinstance(topo, GridTopology):
+        parts.insert(3, Text("\n".join(vertex_lines(state, heads=True)), style="dim"))
     return Group(*parts)

@@ -235,7 +235,8 @@
   function panel() {
     var t = view.turn;
     document.getElementById("turninfo").textContent =
-      "turn " + t + " of " + D.last + (view.playing ? " · playing " + view.speed + "/s" : "");
+      "turn " + t + " of " + D.last + (t === 0 ? " (start)" : "") +
+      (view.playing ? " · playing " + view.speed + "/s" : "");
     document.getElementById("turnlabel").textContent = t + " / " + D.last;
     timeline.value = String(t);
     playButton.textContent = view.playing ? "❚❚" : "▶";
@@ -251,7 +252,7 @@
       sw.appendChild(box);
       tr.appendChild(sw);
       var name = document.createElement("td");
-      name.appendChild(text("div", row.name));
+      name.appendChild(text("div", (row.labels ? row.labels + " " : "") + row.name));
       name.appendChild(text("div", row.bot, "bot"));
       tr.appendChild(name);
       tr.appendChild(text("td", row.moves));
