@@ -44,6 +44,15 @@ class Bot:
 
     name: ClassVar[str] = "Bot"
 
+    reproducible: bool = False
+    """Whether this bot's moves depend only on the game (position, seed, its settings),
+    never on a clock: a bot that thinks until a deadline plays differently on a busy
+    machine, one whose every search stops at a fixed budget of work does not. The
+    referee times every bot but forfeits no reproducible bot of lightcycle's own for
+    time (see `plays_reproducibly`): the time limit is there to stop a bot buying
+    strength with time, which such a bot cannot, and a forfeit would only let the
+    machine's load decide its games."""
+
     def start(self, game: View) -> None:
         """Called once before the first move with the turn-0 view (size, walls, starts)."""
 
@@ -63,6 +72,17 @@ class Bot:
     def display_name(self) -> str:
         """The name shown in results (instances may override ``name``)."""
         return str(getattr(self, "name", type(self).__name__))
+
+
+def plays_reproducibly(bot: Bot) -> bool:
+    """Whether the referee may exempt ``bot`` from time forfeits (it is still timed).
+
+    Only lightcycle's own bots are taken at their word (`Bot.reproducible`): the referee
+    cannot check that a bot reads no clock, and a grade or a tournament must hold a
+    student's bot to the time limit whatever it declares.
+    """
+    own = type(bot).__module__.partition(".")[0] == "lightcycle"
+    return own and bool(getattr(bot, "reproducible", False))
 
 
 BrainFn = Callable[[View, Any], tuple[MoveAnswer, Any]]

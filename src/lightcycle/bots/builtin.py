@@ -50,6 +50,7 @@ class RandomBot(Bot):
     """
 
     name = "Random"
+    reproducible = True
 
     def __init__(self) -> None:
         self._rng: random.Random | None = None
@@ -76,6 +77,7 @@ class WallHugger(Bot):
     """
 
     name = "WallHugger"
+    reproducible = True
 
     def move(self, view: View) -> MoveAnswer:
         safe = _choices(view)
@@ -157,6 +159,7 @@ class Chaser(Bot):
     """
 
     name = "Chaser"
+    reproducible = True
 
     def move(self, view: View) -> MoveAnswer:
         k = kernel_for(view.topology)
@@ -194,6 +197,7 @@ class Runaway(Bot):
     """
 
     name = "Runaway"
+    reproducible = True
     plies = 8
     """Turns of chase it plays out."""
 

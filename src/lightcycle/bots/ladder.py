@@ -117,6 +117,7 @@ class FloodFill(Bot):
     """
 
     name = "FloodFill"
+    reproducible = True
     cutoff = 0.72
     """Share of the best move's room reached first that a move must keep."""
 
@@ -169,6 +170,7 @@ class Territory(Bot):
     """
 
     name = "Territory"
+    reproducible = True
 
     def move(self, view: View) -> MoveAnswer:
         if not is_duel(view):
@@ -217,6 +219,10 @@ class _Searcher(Bot):
         self.node_limit = nodes
         self.depth_limit = depth
         self.move_time = move_time
+        # A node budget replaces the clock everywhere (search and endgame solver): the
+        # moves are then fixed by the position. A depth cap alone is not enough, the
+        # endgame solver still stops on the clock.
+        self.reproducible = nodes is not None
         self._search: DuelSearch | None = None
         self._plan: list[int] = []
         self._plan_proven = False
@@ -339,7 +345,10 @@ class Medium(_Searcher):
     (a draw) at 20 cells behind (contempt, ``draw=-20``): against the rungs below it a
     draw is a lost half point, so it steps into a cell the opponent can also take only
     when every other move looks worse.
-    Once separated it plays the same fill solver as strong.
+    Once separated it plays the same fill solver as strong, which stops on the clock.
+    So its moves depend on the machine's speed and load; ``builtin:medium:nodes=N``
+    replaces the clock by a node budget (search and endgame), as for strong, and makes
+    its play reproducible.
     """
 
     name = "Medium"
@@ -374,9 +383,11 @@ class Strong(_Searcher):
     deadline cuts short still counts: a root move it has proven better than the last
     finished iteration's choice is played.
 
-    ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its play
-    reproducible; ``depth=D`` caps the search at D joint moves; ``contempt=C`` values a
-    head-on draw C below an even position (default 0), which pays against weaker bots.
+    ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its duel
+    play reproducible (`Bot.reproducible`: the referee times it but does not forfeit
+    it for time); ``depth=D`` caps the search at D joint moves (the endgame still stops
+    on the clock); ``contempt=C`` values a head-on draw C below an even position
+    (default 0), which pays against weaker bots.
 
     In other games (ffa with more players, teams, tron3d) it plays
     `lightcycle.bots.multi.MultiStrong`.
@@ -410,12 +421,15 @@ class Strong(_Searcher):
     def fallback(self, view: View) -> MoveAnswer:
         if self._multi is None:
             self._multi = _multi_bot()
+        # MultiStrong stops on its CPU clock, node budget or not.
+        self.reproducible = False
         return self._multi.move(view)
 
     def start(self, game: View) -> None:
         if not is_duel(game):
             self._multi = _multi_bot()
             self._multi.start(game)
+            self.reproducible = False
 
 
 def _multi_bot() -> Bot:

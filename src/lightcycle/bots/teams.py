@@ -28,6 +28,7 @@ class TeamBot(Bot):
     """
 
     salt = "team"
+    reproducible = True
 
     def __init__(self) -> None:
         self.rng = random.Random(0)

@@ -25,6 +25,7 @@ class Dummy(Bot):
     """
 
     name = "Dummy"
+    reproducible = True
 
     def __init__(self) -> None:
         self.rng = random.Random(0)

@@ -8,6 +8,10 @@ costs only its own time. Each reply is read
 by its protocol's codec; whatever goes wrong becomes that seat's verdict, the ruleset says
 which cycles the verdict forfeits, and the engine steps all forfeits and moves of the turn
 together.
+
+Every bot is timed, but a built-in bot whose moves do not depend on the clock (the
+fixed rungs, and ``strong`` or ``medium`` with ``nodes=N``: `Bot.reproducible`) is never
+forfeited for time: its games are then the same on a busy machine as on an idle one.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lightcycle.bots.api import plays_reproducibly
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
 from lightcycle.maps.spec import MapSpec
@@ -438,7 +443,11 @@ class Game:
             if cpu is not None:
                 cpu[seat] = (time.thread_time_ns() - c0) // 1000
             times[seat] = elapsed
-            if not records[seat].clock.charge(elapsed):
+            # A bot whose moves are fixed by its own budget is timed (the tables show
+            # its move times) but never forfeited for time: its play does not depend on
+            # the clock, so a forfeit would let only the machine's load decide the game.
+            in_time = records[seat].clock.charge(elapsed)
+            if not in_time and not plays_reproducibly(bot):
                 self._fail(seat, Verdict("timeout", f"took {elapsed:.3f} s"))
                 continue
             mine = [c.index for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]

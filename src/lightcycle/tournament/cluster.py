@@ -40,7 +40,7 @@ from typing import Any, Generic, ParamSpec, TypeVar
 
 from lightcycle.tournament import duel, play
 
-EXTRA = "pip install 'lightcycle[cluster]'"
+EXTRA = "pip install 'lightcycle[cluster]' (from a clone: pip install -e '.[cluster]')"
 """How to install what `RayExecutor` needs."""
 
 _P = ParamSpec("_P")

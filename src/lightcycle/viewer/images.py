@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
     from PIL.ImageDraw import ImageDraw
 
-INSTALL = "pip install 'lightcycle[images]'"
+INSTALL = "pip install 'lightcycle[images]' (from a clone: pip install -e '.[images]')"
 
 
 class ImagesUnavailable(ReplayError):

@@ -32,7 +32,7 @@ from lightcycle.viewer.data import viewer_data
 from lightcycle.viewer.facts import result_text
 from lightcycle.viewer.html import page
 
-INSTALL = "pip install 'lightcycle[web]'"
+INSTALL = "pip install 'lightcycle[web]' (from a clone: pip install -e '.[web]')"
 EXTENSIONS = {f.extension for f in FORMATS.values()}
 
 

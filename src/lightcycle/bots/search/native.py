@@ -187,7 +187,10 @@ def _load() -> ModuleType | None:
         _cache_by_source()
         from lightcycle.bots.search import _native_kernels
     except ImportError as exc:  # numba (the fast extra) not installed
-        _why_not = f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
+        _why_not = (
+            f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
+            " (from a clone: pip install -e '.[fast]')"
+        )
         return None
     except Exception as exc:  # a platform numba cannot compile for: stay pure
         _why_not = f"numba could not compile the kernels: {exc}"
