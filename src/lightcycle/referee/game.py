@@ -142,7 +142,10 @@ def _crash_detail(w: _Wire) -> str:
     status = w.proc.wait_exit(0.5)
     text = w.proc.status_text() if status is not None else "closed its output"
     if status is not None:
-        w.proc.wait_stderr(0.2)  # let the drain thread read the last lines
+        # Let the drain thread read the last lines. It ends at once when the pipe
+        # closes, so the wait costs time only when a leftover child holds stderr open;
+        # 0.2 s was too short for a busy machine to schedule the thread (empty tails).
+        w.proc.wait_stderr(1.0)
     tail = w.proc.stderr_tail(400).decode("utf-8", "replace").strip()
     return f"{text}; stderr tail: {tail!r}" if tail else text
 
