@@ -1,4 +1,4 @@
-"""Referee overhead (issue 3): a full referee turn against the bare pipe round trip.
+"""Referee overhead: a full referee turn against the bare pipe round trip.
 
 Two copies of ``bench/c/trivial_bot.c`` (compiled here with ``gcc -O2``) play the 2010
 protocol. The same turns are measured two ways, interleaved ``--repeats`` times:
@@ -13,10 +13,10 @@ protocol. The same turns are measured two ways, interleaved ``--repeats`` times:
    blocking ``os.read`` per bot for its answer. No parsing, no rules, no clocks.
 
 The ratio ``referee/bare`` (medians, with the range of per-repeat ratios) is checked
-against the issue's target of 2.5x. Two more tables measure process start-up against a
+against the target of 2.5x. Two more tables measure process start-up against a
 match's time, on two matches:
 
-- ``example``: the match of issue 3's example command, 10 side-swapped games on ``ring``
+- ``example``: the match of the README's example command, 10 side-swapped games on ``ring``
   against the in-process chaser;
 - ``smallest``: ``--games`` (default 50) games on arena-15 against the in-process
   wallhugger: the shortest games there are, so the largest share start-up can take.
@@ -69,7 +69,7 @@ from lightcycle.sandbox import Limits  # noqa: E402
 
 TARGET = 2.5
 STARTUP_MATCHES: dict[str, tuple[str, str, int]] = {
-    # the match of issue 3's example command: ring, 10 games, sides swapped, vs chaser
+    # the match of the README's example command: ring, 10 games, sides swapped, vs chaser
     "example": ("ring", "chaser", 10),
     # the smallest: the shortest games there are (a 15x15 room, bots that answer at once)
     "smallest": ("arena-15", "wallhugger", 50),

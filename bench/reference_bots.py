@@ -1,4 +1,4 @@
-"""The variants' reference bots (issue 4): is each rung of the team course clear, and is
+"""The variants' reference bots: is each rung of the team course clear, and is
 the 3D course's ``dummy`` easy to beat?
 
 Plays ``--games`` games per pairing on a team map (default ``court``, the tournament

@@ -1,4 +1,4 @@
-"""Step speed (issue 2): random playouts on an open 30x30 walled arena, four ways.
+"""Step speed: random playouts on an open 30x30 walled arena, four ways.
 
 Measures turns per second of the same random playouts with
 
@@ -18,7 +18,7 @@ splitmix64 stream and the same policy.
 
 Each implementation plays for a fixed time slice, the slices interleaved
 (C, internal, public, naive, C, internal, ...) ``--repeats`` times; the table shows the
-median turns/s (min-max) and the ratios of the medians against the targets of issue 2:
+median turns/s (min-max) and the ratios of the medians against the targets:
 C/internal <= 50x, C/public <= 100x, internal/naive and public/naive >= 2x.
 
 Run from the repository root::

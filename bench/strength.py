@@ -1,4 +1,4 @@
-"""Strength of the duel ladder (issue 5): search depth, endgame fills, and pairings.
+"""Strength of the duel ladder: search depth, endgame fills, and pairings.
 
 Three measurements, each against a baseline measured in the same run:
 

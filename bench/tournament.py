@@ -1,4 +1,4 @@
-"""Tournament speed (issue 7): matches per second of the runner, its scaling, its overhead.
+"""Tournament speed: matches per second of the runner, its scaling, its overhead.
 
 A round robin of eight bots on the 15x15 ``arena-15`` (every ordered pair, ``--rounds``
 rounds: 56 games a round), measured in the same run, ``--repeats`` times interleaved:

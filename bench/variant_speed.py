@@ -1,4 +1,4 @@
-"""Variant speed (issue 4): turns per second of teams@1 and tron3d@1 beside the classic duel.
+"""Variant speed: turns per second of teams@1 and tron3d@1 beside the classic duel.
 
 Each column plays whole games through the public engine (``new_game`` then ``step`` until
 the outcome), every cycle that moves this turn choosing a uniformly random move into a
