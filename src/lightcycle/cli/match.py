@@ -219,7 +219,8 @@ def show_results(result: MatchResult, out_dir: Path, as_json: bool) -> None:
         return
     console.print(results_table(result))
     for line in verdict_lines(result):
-        console.print(line)
+        # one line each, whatever the terminal's width: easy to copy, easy to grep
+        console.print(line, soft_wrap=True)
     console.print(where, highlight=False)
 
 
