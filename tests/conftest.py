@@ -1,11 +1,48 @@
-"""Shared test helpers: small maps drawn as text."""
+"""Shared test helpers: small maps drawn as text; the system tools the tests need."""
 
 from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
 
 from lightcycle.core.bitset import from_cells
 from lightcycle.core.state import Board
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.spec import MapSpec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TOOLS = (
+    ("chromium", "scripts/install-browser"),  # the viewer's browser tests
+    ("bwrap", "scripts/install-sandbox"),  # the bot sandbox's tests
+)
+"""A program the tests need, and the project's script that installs it."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Install the system tools the tests need, once, before any test runs.
+
+    The README's test command must run the whole suite on a fresh machine, so the
+    project's own scripts install what is missing (they need root or password-less sudo
+    and apt-get); a test whose tool still cannot be had skips with the reason. Only the
+    controlling process does this (not each xdist worker). ``LIGHTCYCLE_NO_INSTALL=1``
+    turns it off.
+    """
+    if hasattr(config, "workerinput") or os.environ.get("LIGHTCYCLE_NO_INSTALL") == "1":
+        return
+    for program, script in TOOLS:
+        path = ROOT / script
+        if shutil.which(program) is not None or not path.is_file():
+            continue
+        done = subprocess.run(
+            ["bash", str(path)], capture_output=True, text=True, timeout=900, check=False
+        )
+        last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
+        print(f"{script}: {last[0]}")
 
 
 def grid_map(rows: list[str], wrap: bool = False, name: str = "test") -> MapSpec:
