@@ -16,6 +16,11 @@ from lightcycle.maps.spec import MapSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Commands run by the tests leave other tests' bots alone: tests/sandbox and
+# tests/referee kill referees on purpose and then look at their bots, while other
+# workers run commands whose start would reap those bots as strays.
+os.environ["LIGHTCYCLE_REAP_STRAYS"] = "0"
+
 TOOLS = (
     ("chromium", "scripts/install-browser"),  # the viewer's browser tests
     ("bwrap", "scripts/install-sandbox"),  # the bot sandbox's tests

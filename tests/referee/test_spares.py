@@ -286,3 +286,114 @@ def test_match_command_refuses_reuse_for_aichallenge() -> None:
     )
     assert result.exit_code != 0
     assert "cannot play two games" in result.output
+
+
+# -- hostile spares ----------------------------------------------------------------------
+
+WRITES_AHEAD = """
+import sys
+sys.path.insert(0, {bad!r})
+from _tron import answer, free_heading, read_map
+
+answer("1\\n")  # before anything was asked
+read_map()  # the first request, answered already
+while (rows := read_map()) is not None:
+    answer(free_heading(rows) + "\\n")
+"""
+
+GARBAGE_THEN_EXIT = """
+import sys
+sys.stdout.write("garbage\\n")
+"""
+
+EXITS_EARLY = """
+import sys
+sys.stderr.write("cannot load my weights\\n")
+sys.exit(7)
+"""
+
+SPINS = """
+import os, sys
+open(sys.argv[1], "a").close()
+while True:
+    pass
+"""
+
+
+def _pending_output(proc: BotProcess) -> int:
+    """Bytes waiting in ``proc``'s stdout pipe, unread."""
+    import fcntl
+    import struct
+    import termios
+
+    raw = fcntl.ioctl(proc.stdout_fd, termios.FIONREAD, struct.pack("i", 0))
+    return int(struct.unpack("i", raw)[0])
+
+
+def wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return bool(condition())
+
+
+def test_a_spare_runs_nothing_while_another_game_is_timed(
+    recorder: type[Recorder], tmp_path: Path
+) -> None:
+    marker = tmp_path / "spinning"
+    bot = tmp_path / "spins.py"
+    bot.write_text(SPINS)
+    spec = BotSpec(
+        text=str(bot),
+        kind="program",
+        command=(sys.executable, str(bot), str(marker)),
+        protocol="tron2010",
+    )
+    player = ProgramPlayer(spec, Limits(), None, spares=1)
+    try:
+        record = _vs_wallhugger(player, TimeControl(move=0.5, first_move=1.0))
+        assert record.seats[0].verdict.kind == "timeout"
+        assert wait_for(lambda: len(recorder.started) == 2)
+        spare = recorder.started[1]
+        marker.unlink()
+        time.sleep(0.5)
+        assert spare.limits.held and not marker.exists(), "the spare ran before its game"
+        assert spare.cpu_time() < 0.05
+    finally:
+        player.shutdown()
+    assert_nothing_left(recorder.started)
+
+
+@pytest.mark.parametrize(
+    ("code", "verdict"),
+    [
+        (WRITES_AHEAD, "bad_output: wrote before being asked: b'1\\n'"),
+        (GARBAGE_THEN_EXIT, "bad_output: wrote before being asked: b'garbage\\n'"),
+        (EXITS_EARLY, "crashed: exit code 7; stderr tail: 'cannot load my weights'"),
+    ],
+    ids=["writes-ahead", "garbage-then-exit", "exits-early"],
+)
+def test_what_a_process_did_before_its_game_is_judged_in_it(
+    code: str, verdict: str, recorder: type[Recorder], tmp_path: Path, monkeypatch
+) -> None:
+    """Without the hold (spares that run at once, as before), a spare's misbehaviour
+    before its game gets the verdict it deserves in that game, not 'exit code 0'."""
+    monkeypatch.setattr(ProgramPlayer, "_start_spare", ProgramPlayer._start, raising=False)
+    bot = tmp_path / "bot.py"
+    bot.write_text(code.format(bad=str(BAD)))
+    player = ProgramPlayer(program(bot), Limits(), None, spares=1)
+    try:
+        _vs_wallhugger(player, CONTROL)  # a cold start; its spare starts meanwhile
+        assert wait_for(lambda: len(recorder.started) == 2)
+        spare = recorder.started[1]
+        assert wait_for(lambda: spare.poll() is not None or _pending_output(spare) > 0)
+        if code is not WRITES_AHEAD:
+            assert wait_for(lambda: spare.poll() is not None)
+        record = _vs_wallhugger(player, CONTROL)
+        assert player.pool is not None and player.pool.from_spares == 1
+    finally:
+        player.shutdown()
+    assert str(record.seats[0].verdict) == verdict
+    assert_nothing_left(recorder.started)

@@ -1,8 +1,12 @@
-"""Verdicts: judging a seat's answers into moves and forfeits, and what forfeits cost."""
+"""Verdicts: judging a seat's answers into moves and forfeits, what forfeits cost, and
+the verdicts the referee reaches while it waits for a reply."""
 
 from __future__ import annotations
 
 import dataclasses
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -11,10 +15,14 @@ from lightcycle.core.state import Board, GameState
 from lightcycle.core.topology import GridTopology, Heading
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
+from lightcycle.referee.clock import TimeControl
+from lightcycle.referee.game import play_game
+from lightcycle.referee.players import BotSpec, make_player
 from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.ruleset import DEFAULT_VERDICT_EFFECTS, VERDICTS, Ruleset
 from lightcycle.rules.variants import get_ruleset
+from lightcycle.sandbox import Limits
 
 CLASSIC = get_ruleset("classic")
 ARENA = get_map("arena-10")
@@ -286,3 +294,45 @@ def test_one_heading_answers_judge_as_the_general_path_does(spec: MapSpec) -> No
 def test_a_bool_is_no_2010_number() -> None:
     _moves, verdict = judge_answers(one_cycle_game(), 0, {0: True})
     assert verdict.kind == "illegal_move" and "not a heading" in verdict.detail
+
+
+# -- verdicts reached while the referee waits -------------------------------------------
+
+SILENT_CPU_BURNER = """
+import os, sys, time
+sys.path.insert(0, {bad!r})
+from _tron import read_map
+
+if os.fork() == 0:  # the child burns CPU; the parent never answers
+    while True:
+        pass
+read_map()
+time.sleep(60)
+"""
+
+
+def test_cpu_burnt_in_a_child_while_never_answering_disqualifies(tmp_path: Path) -> None:
+    """Under a CPU budget the thinking seat's process tree is watched, not only read
+    after its reply: a bot whose child spends the budget is disqualified before its
+    move's time is up, rather than timed out."""
+    path = tmp_path / "burner.py"
+    path.write_text(SILENT_CPU_BURNER.format(bad=str(Path(__file__).parent / "bad_bots")))
+    burner = BotSpec(
+        text=str(path), kind="program", command=(sys.executable, str(path)), protocol="tron2010"
+    )
+    players = [
+        make_player(burner, Limits(), None),
+        make_player(BotSpec(text="builtin:runaway", kind="inproc"), Limits(), None),
+    ]
+    control = TimeControl(move=1.0, first_move=3.0, cpu=0.3)
+    t0 = time.perf_counter()
+    try:
+        record = play_game(players, get_map("arena-15"), CLASSIC, seed=3, controls=control)
+    finally:
+        for p in players:
+            p.shutdown()
+    verdict = record.seats[0].verdict
+    assert verdict.kind == "disqualified", verdict
+    assert "CPU" in verdict.detail and "budget is 0.3 s" in verdict.detail
+    assert 0.3 <= record.seats[0].cpu < 1.0
+    assert time.perf_counter() - t0 < 3.0, "it was left to run to its move's deadline"

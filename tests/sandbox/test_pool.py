@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool
+from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool, proctree
 from tests.sandbox.survivors import leftovers, zombie_children
 
 PY = sys.executable
@@ -161,3 +161,145 @@ def test_a_spare_that_died_while_waiting_is_handed_out_as_it_is() -> None:
 def test_spares_out_of_range(spares: int) -> None:
     with pytest.raises(ValueError, match="spares"):
         SparePool(lambda: BotProcess(ECHO), spares=spares)
+
+
+# -- spares cannot take CPU from a game; the starter outlives what it started ------------
+
+
+def held_pool(
+    argv: list[str], held: bool = True, isolate: str = "auto"
+) -> tuple[SparePool, list[BotProcess]]:
+    """A pool whose spares start held (as `ProgramPlayer` makes them), or not."""
+    made: list[BotProcess] = []
+
+    def start(hold: bool) -> BotProcess:
+        proc = BotProcess(argv, limits=Limits(isolate=isolate, held=hold))
+        made.append(proc)
+        return proc
+
+    spare = (lambda: start(True)) if held else None
+    return SparePool(lambda: start(False), 1, held_start=spare), made
+
+
+def hostile(marker: Path) -> list[str]:
+    """A bot that leaves a marker file and spins, in a thread and in a child too."""
+    return [
+        PY,
+        "-c",
+        "import os, sys, threading\n"
+        f"open({str(marker)!r}, 'a').close()\n"
+        "def spin():\n    while True: pass\n"
+        "threading.Thread(target=spin, daemon=True).start()\n"
+        "if os.fork() == 0:\n    spin()\n"
+        "spin()",
+    ]
+
+
+def tree_cpu(proc: BotProcess) -> float:
+    return sum(p.precise_cpu() for p in proctree.tree(proc.pid, proc.pid))
+
+
+@pytest.mark.parametrize("isolate", ["auto", "none"])
+def test_a_held_spare_runs_nothing_of_the_bot_before_its_game(isolate: str, tmp_path: Path) -> None:
+    """While another game is timed, a hostile spare neither spins nor touches anything;
+    taken for its own game, it starts. Without the hold (the attack) it spins at once."""
+    for held in (False, True):
+        marker = tmp_path / f"started-{held}"
+        pool, made = held_pool(hostile(marker), held, isolate)
+        with pool:
+            pool.retire(pool.take(), grace=0)
+            assert wait_for(lambda made=made: len(made) == 2)
+            spare = made[1]
+            time.sleep(1.0)  # another game would be timed now
+            used = tree_cpu(spare)
+            if not held:
+                assert marker.exists() and used > 0.3, "the attack failed: the spare idled"
+                continue
+            assert not marker.exists(), "a held spare ran the bot's code"
+            assert used < 0.05, f"a held spare used {used:.3f} s of CPU while waiting"
+            assert pool.take() is spare
+            assert wait_for(marker.exists), "a released spare did not start its bot"
+            pool.retire(spare, grace=0)
+        for proc in made:
+            assert leftovers(proc) == []
+    assert zombie_children() == set()
+
+
+def test_a_released_spare_gets_its_input_intact_and_an_unused_one_never_starts(
+    tmp_path: Path,
+) -> None:
+    marker = tmp_path / "started"
+    echo = [
+        PY,
+        "-c",
+        f"open({str(marker)!r}, 'a').close()\n"
+        "import sys\nfor line in sys.stdin: print(line.strip(), flush=True)",
+    ]
+    pool, made = held_pool(echo)
+    with pool:
+        first = pool.take()
+        assert wait_for(lambda: len(made) == 2)
+        first.send(b"one\n")
+        assert read_line(first) == b"one\n"
+        pool.retire(first)
+        marker.unlink()
+        spare = pool.take()
+        assert spare is made[1]
+        spare.send(b"two\n\nthree\n")  # the hold took its own line only
+        got = read_line(spare)
+        while got.count(b"\n") < 3 and (more := read_line(spare, 1.0)):
+            got += more
+        assert got == b"two\n\nthree\n"
+        pool.retire(spare)
+        marker.unlink()
+        assert wait_for(lambda: len(made) == 3)
+        time.sleep(0.3)
+    assert pool.unused == 1
+    assert not marker.exists(), "a spare killed unused ran the bot"
+    for proc in made:
+        assert leftovers(proc) == []
+
+
+def test_close_gives_retirees_their_grace_even_when_the_starter_started_them(
+    tmp_path: Path,
+) -> None:
+    """A bot's parent-death signal fires when the thread that started it ends: the
+    starter thread must outlive the spares it started, retirees in their grace included."""
+    polite = [
+        PY,
+        "-c",
+        "import sys, time\nsys.stdin.read()\ntime.sleep(0.2)\n"
+        "sys.stderr.write('bye\\n')\nsys.exit(0)",
+    ]
+    start, made = recording(polite)
+    pool = SparePool(start, spares=1)
+    pool.retire(pool.take(), grace=2.0)
+    assert wait_for(lambda: len(made) == 2)
+    spare = pool.take()
+    spare.log_path = tmp_path / "spare.log"
+    pool.retire(spare, grace=2.0)
+    pool.close()
+    assert spare.poll() == 0, "the spare was killed before its grace was over"
+    assert b"bye" in (tmp_path / "spare.log").read_bytes()
+    for proc in made:
+        assert leftovers(proc) == []
+    assert zombie_children() == set()
+
+
+def test_retire_with_kill_stops_the_bot_at_once_and_waits_off_path() -> None:
+    stubborn = [
+        PY,
+        "-c",
+        "import os, signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "os.fork()\ntime.sleep(60)",
+    ]
+    start, _made = recording(stubborn)
+    with SparePool(start, spares=0) as pool:
+        proc = pool.take()
+        assert wait_for(lambda: len(leftovers(proc)) >= 2)
+        t0 = time.perf_counter()
+        pool.retire(proc, grace=5.0, kill=True)
+        assert time.perf_counter() - t0 < 0.05, "retire waited for the tear-down"
+        assert wait_for(lambda: proc.poll() is not None, 1.0), "no grace: killed at once"
+    assert leftovers(proc) == []
+    assert zombie_children() == set()

@@ -432,3 +432,26 @@ def test_wait_stderr_sees_the_last_lines_of_an_exited_bot(tmp_path: Path) -> Non
         assert proc.stderr_tail(5).endswith(b"LAST\n")
     finally:
         proc.close()
+
+
+def test_sandbox_limits_defaults() -> None:
+    limits = Limits()
+    assert (limits.sandbox, limits.processes, limits.open_files) == ("none", 64, 256)
+    assert (limits.file_size, limits.scratch, limits.network) == (64 << 20, 64 << 20, False)
+
+
+def test_without_a_sandbox_the_protections_say_what_there_is(spawn: Spawn) -> None:
+    proc = spawn(["true"], limits=Limits(isolate="none"))
+    assert proc.protections == ("own session", "memory rlimit")
+    assert (proc.sandboxed, proc.uid) == (False, None)
+
+
+def test_auto_without_bubblewrap_runs_as_none(
+    spawn: Spawn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lightcycle.sandbox import check
+
+    monkeypatch.setattr(check, "bwrap_usable", lambda: False)
+    proc = spawn(["true"], limits=Limits(sandbox="auto", isolate="none"))
+    assert not proc.sandboxed
+    assert proc.wait_exit(1.5) == 0

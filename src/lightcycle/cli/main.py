@@ -52,6 +52,7 @@ def _print_version(wanted: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -64,6 +65,10 @@ def _options(
 ) -> None:
     """The options of ``lightcycle`` itself (the app's help text is the one shown)."""
     del version
+    from lightcycle.cli.runs import RUNS, start_run
+
+    if ctx.invoked_subcommand in RUNS:  # strays reaped; SIGTERM/SIGHUP end it as Ctrl-C
+        ctx.call_on_close(start_run())
 
 
 maps_app = typer.Typer(help="Browse the built-in maps.\n\nExample: lightcycle maps show ring")
@@ -324,7 +329,12 @@ def rules_list() -> None:
 
 def main() -> None:
     """Entry point of the ``lightcycle`` script and of ``python -m lightcycle``."""
-    app(prog_name="lightcycle")
+    from lightcycle.cli.runs import die_as_signalled
+
+    try:
+        app(prog_name="lightcycle")
+    finally:
+        die_as_signalled()  # a run ended by SIGTERM/SIGHUP reports that signal
 
 
 from lightcycle.cli.match import match as _match  # noqa: E402 -- registered after app exists
@@ -354,6 +364,10 @@ app.command("view")(_view)
 from lightcycle.cli.tournament import tournament_app as _tournament_app  # noqa: E402
 
 app.add_typer(_tournament_app, name="tournament")
+
+from lightcycle.cli.sandbox import sandbox_app as _sandbox_app  # noqa: E402
+
+app.add_typer(_sandbox_app, name="sandbox")
 
 
 if __name__ == "__main__":  # pragma: no cover -- after every command is registered

@@ -1,5 +1,6 @@
 """What the commands that play series (match, duel, grade) share: their output folder,
-their exit status after a Ctrl-C, and their counted nouns.
+their exit status after a Ctrl-C, their start (strays reaped, SIGTERM and SIGHUP taken as
+a Ctrl-C), and their counted nouns.
 
 Results are never written over: a run writes into a folder of its own, a default folder
 is made unique even for two runs started in the same second, and a folder the user names
@@ -9,12 +10,80 @@ one run.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 import shutil
+import signal
+import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 INTERRUPTED = 130
 """Exit status after a Ctrl-C (128 + SIGINT), as shells report an interrupted program."""
+
+RUNS = frozenset({"match", "duel", "grade", "tournament"})
+"""The commands that run bot programs: `start_run` prepares each."""
+
+TERMINATIONS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that end a run the way Ctrl-C does (`start_run`)."""
+
+_received: list[int] = []  # termination signals taken as a Ctrl-C, for `die_as_signalled`
+
+
+def _as_interrupt(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    signal.signal(signum, signal.SIG_DFL)  # a second one ends the referee at once
+    raise KeyboardInterrupt
+
+
+def start_run() -> Callable[[], None]:
+    """Prepare a command that runs bot programs; returns what undoes it.
+
+    - ends strays: bot processes whose referee died before (`reap_strays`), unless
+      ``LIGHTCYCLE_REAP_STRAYS=0`` (the test suite sets it: its tests kill referees on
+      purpose and look at what their bots do next, while other tests run commands);
+    - makes SIGTERM and SIGHUP (``timeout``, ``kill``, a closed terminal) end the run as
+      Ctrl-C does: finished games are kept and every bot is killed and reaped. A
+      signal already ignored (``nohup``) or handled stays so. A second signal of the
+      same kind ends the referee at once; its bots still die with it (their
+      parent-death signal, `lightcycle.sandbox.reaper`).
+    """
+    from lightcycle.sandbox.reaper import reap_strays
+
+    if os.environ.get("LIGHTCYCLE_REAP_STRAYS") != "0":
+        reap_strays()
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    before = {s: signal.getsignal(s) for s in TERMINATIONS}
+    for signum, handler in before.items():
+        if handler is signal.SIG_DFL:
+            signal.signal(signum, _as_interrupt)
+
+    def undo() -> None:
+        for signum, handler in before.items():
+            if signal.getsignal(signum) in (_as_interrupt, signal.SIG_DFL):
+                signal.signal(signum, handler)
+
+    return undo
+
+
+def die_as_signalled() -> None:
+    """After a run a SIGTERM or SIGHUP ended cleanly, die of that signal.
+
+    A shell, ``timeout`` or a supervisor then sees the status it expects (143 for
+    SIGTERM) rather than the Ctrl-C status the clean-up path exits with.
+    """
+    if not _received:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed terminal: nothing to say
+            stream.flush()
+    signum = _received[0]
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 class RunOptionError(ValueError):

@@ -12,10 +12,18 @@ together.
 Every bot is timed, but a built-in bot whose moves do not depend on the clock (the
 fixed rungs, and ``strong`` or ``medium`` with ``nodes=N``: `Bot.reproducible`) is never
 forfeited for time: its games are then the same on a busy machine as on an idle one.
+
+While other seats' clocks run, the turn loop never waits on a failed seat: its process
+group gets SIGKILL at once and the rest of its tear-down (waiting for its PID namespace
+to go, reaping, its log) happens on the spare pool's reaper thread; a crash's exit status
+and last stderr lines, which may take a moment to arrive, are read once the turn's
+replies are in. A seat with a CPU budget is watched while it thinks, so a bot that burns
+its budget in child processes without answering is disqualified, not merely timed out.
 """
 
 from __future__ import annotations
 
+import os
 import select
 import threading
 import time
@@ -36,9 +44,19 @@ from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
+from lightcycle.sandbox.pool import kill_now
 from lightcycle.sandbox.process import BotProcess
 
 _now = time.perf_counter  # monotonic on every platform Python supports
+
+CPU_POLL = 0.1
+"""Seconds between looks at the CPU time of a seat with a CPU budget while it thinks, at
+the closest: each look reads ``/proc`` for its process tree (1-5 ms, on the referee's
+thread), so a bot near its budget costs the referee a few percent of a core and may
+overshoot by this much per core. A seat far from its budget is looked at less often
+(`_cpu_wait`)."""
+
+_CORES = os.cpu_count() or 1  # a process tree burns at most this many CPU-seconds a second
 
 
 @dataclass
@@ -108,6 +126,7 @@ class _Wire:
     deadline: float = 0.0
     healthy: bool = True
     watching_writes: bool = False
+    ended: bool = False  # found dead; its verdict waits for `Game._settle`
 
 
 class _Poller:
@@ -136,6 +155,23 @@ class _Poller:
         """The wires ready within ``timeout`` seconds, each with whether it was its stdin."""
         wires = self._wires
         return [wires[fd] for fd, _ in self._poll.poll(timeout * 1000.0) if fd in wires]
+
+
+def _cpu_wait(left: float) -> float:
+    """Seconds until a seat with ``left`` CPU-seconds of budget could have spent them."""
+    return max(CPU_POLL, left / _CORES)
+
+
+def _written_ahead(proc: BotProcess, limit: int) -> bytes:
+    """What a process wrote before its game asked anything (a spare), up to ``limit``
+    bytes and a read more, so an overlong write is still seen as one."""
+    out = bytearray()
+    while len(out) <= limit:
+        data = proc.read()
+        if not data:
+            break
+        out += data
+    return bytes(out)
 
 
 def _crash_detail(w: _Wire) -> str:
@@ -184,6 +220,7 @@ class Game:
         self.turn_verdicts: list[Verdict | None] = [None] * len(players)
         self.poller = _Poller()
         self.measure_cpu = "cpu" in ruleset.measures
+        self._ended: list[_Wire] = []  # seats found dead, verdicts pending (`_settle`)
 
     # -- set-up ------------------------------------------------------------------------
     def _params(self, seat: int) -> Params:
@@ -210,7 +247,38 @@ class Game:
         if w is not None and w.healthy:
             w.healthy = False
             self._unregister(w)
-            w.proc.kill()  # a failed bot must not go on using the machine
+            self._stop_now(w)  # a failed bot must not go on using the machine
+
+    def _stop_now(self, w: _Wire) -> None:
+        """SIGKILL a failed seat's bot now; the rest of its tear-down happens off the loop.
+
+        Waiting here until its processes are gone (a PID namespace takes a while to be
+        torn down) would hold up every other seat's reply, so their clocks would run on
+        while the referee waits: the pool's reaper thread does the waiting.
+        """
+        player = w.record.player
+        if isinstance(player, ProgramPlayer) and player.process is w.proc:
+            player.stop(kill=True)
+        else:
+            kill_now(w.proc)
+
+    def _defer_crash(self, w: _Wire) -> None:
+        """A seat found dead: its verdict waits until the clocks stop (`_settle`).
+
+        Its exit status and its last stderr lines may take up to a second to arrive;
+        reading them now would stall the wait for the other seats' replies.
+        """
+        self._unregister(w)  # a closed pipe would wake every wait
+        if not w.ended:
+            w.ended = True
+            self._ended.append(w)
+
+    def _settle(self) -> None:
+        """Give each seat found dead its ``crashed`` verdict, with how it ended."""
+        ended, self._ended = self._ended, []
+        for w in ended:
+            if w.healthy:
+                self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
 
     def _unregister(self, w: _Wire) -> None:
         self.poller.forget(w.proc.stdout_fd)
@@ -243,6 +311,8 @@ class Game:
             w = _Wire(seat, proc, player.protocol(seat), rec)
             if not fresh:  # what it wrote after its last reply counts as written ahead
                 w.buf += player.take_leftover()
+            else:  # a process started ahead (a spare) may have written: judged now
+                w.buf += _written_ahead(proc, w.codec.max_reply)
             self.wires[seat] = w
             self.poller.watch(proc.stdout_fd, w)
         greeting = [w for w in self.wires.values() if w.codec.hello and w.record.fresh_process]
@@ -273,6 +343,7 @@ class Game:
         now = _now()
         waiting: dict[int, _Wire] = {}
         got: dict[_Wire, Any] = {}
+        checks: dict[int, float] = {}  # stdout fd -> when to look at its CPU time next
         for w in wires:
             if not w.healthy:
                 continue
@@ -284,6 +355,9 @@ class Game:
             # a reply may already be buffered (a bot that answers at once)
             if not (w.buf and self._try(w, read, got)):
                 waiting[w.proc.stdout_fd] = w
+                budget = w.record.clock.control.cpu
+                if budget is not None:
+                    checks[w.proc.stdout_fd] = now + _cpu_wait(budget - w.record.cpu)
         wait = self.poller.wait
         while waiting:
             now = _now()
@@ -294,7 +368,20 @@ class Game:
                         del waiting[fd]
                         self._timeout(w)
                 continue
-            for w, stdin in wait(soonest - now):
+            if checks:
+                for fd, at in list(checks.items()):
+                    if fd not in waiting:
+                        del checks[fd]
+                    elif at <= now:
+                        later = self._cpu_check(waiting[fd])
+                        if later is None:
+                            del waiting[fd], checks[fd]
+                        else:
+                            checks[fd] = later
+                if not waiting:
+                    break
+                soonest = min(soonest, *checks.values()) if checks else soonest
+            for w, stdin in wait(max(0.0, soonest - now)):
                 if stdin:
                     w.proc.flush()
                     self._modify(w)
@@ -303,9 +390,8 @@ class Game:
                 data = w.proc.read()
                 if not data:
                     if w.proc.stdout_eof:
-                        self.poller.forget(fd)  # a closed pipe would wake every wait
                         waiting.pop(fd, None)
-                        self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
+                        self._defer_crash(w)
                     continue
                 w.buf += data
                 if fd not in waiting:
@@ -316,6 +402,7 @@ class Game:
                     continue
                 if self._try(w, read, got):
                     del waiting[fd]
+        self._settle()
         for w in wires:
             if w in got and w.proc.pending and len(w.proc.pending) > w.proc.limits.max_pending:
                 self._fail(w.seat, Verdict("disqualified", "does not read its input"))
@@ -336,14 +423,31 @@ class Game:
     def _timeout(self, w: _Wire) -> None:
         allowed = w.deadline - w.sent_at
         if w.proc.poll() is not None:
-            self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
+            self._defer_crash(w)
         else:
             self._fail(w.seat, Verdict("timeout", f"no complete reply within {allowed:.3f} s"))
+
+    def _cpu_check(self, w: _Wire) -> float | None:
+        """Disqualify a thinking seat whose process tree has spent its CPU budget.
+
+        A bot that burns CPU in child processes and never answers would otherwise only
+        time out. Returns when to look again (``None``: disqualified).
+        """
+        budget = w.record.clock.control.cpu
+        assert budget is not None
+        used = w.record.cpu = w.proc.cpu_time() - w.record.cpu_base
+        if w.record.clock.cpu_exceeded(used):
+            self._fail(
+                w.seat,
+                Verdict("disqualified", f"used {used:.2f} s of CPU; the budget is {budget} s"),
+            )
+            return None
+        return _now() + _cpu_wait(budget - used)
 
     def _modify(self, w: _Wire) -> None:
         """Watch the wire's stdin for room exactly while input waits to be written."""
         want = bool(w.proc.pending)
-        if not w.healthy or want == w.watching_writes:
+        if not w.healthy or w.ended or want == w.watching_writes:
             return
         w.watching_writes = want
         if want:
@@ -377,7 +481,7 @@ class Game:
             w.proc.send(w.codec.turn(state))
             w.sent_at = _now()  # its clock runs from here, whatever the others do
             if w.proc.broken_pipe:
-                self._fail(seat, Verdict("crashed", _crash_detail(w)))
+                self._defer_crash(w)  # judged once the replies are in (`_collect`)
                 continue
             asking.append(w)
         answers: dict[int, Answers] = {}

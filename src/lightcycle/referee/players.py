@@ -24,7 +24,7 @@ from __future__ import annotations
 import shlex
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -285,16 +285,7 @@ class ProgramPlayer(Player):
         super().__init__(spec)
         assert spec.protocol is not None
         self.protocol: type[Codec] = get_protocol(spec.protocol)
-        self.limits = (
-            limits
-            if spec.memory is None
-            else Limits(
-                memory=spec.memory,
-                stderr_tail=limits.stderr_tail,
-                isolate=limits.isolate,
-                max_pending=limits.max_pending,
-            )
-        )
+        self.limits = limits if spec.memory is None else replace(limits, memory=spec.memory)
         self.log_dir = log_dir
         self.reuses = self.protocol.multi_game or (spec.reuse and self.protocol.reusable)
         self.spares = 0 if self.reuses else spares
@@ -310,6 +301,12 @@ class ProgramPlayer(Player):
     def _start(self) -> BotProcess:
         return BotProcess(self.spec.command, cwd=self.spec.cwd, limits=self.limits)
 
+    def _start_spare(self) -> BotProcess:
+        """A spare: started held, so it runs nothing (and takes no CPU from a game being
+        timed) until the pool releases it for its own game."""
+        limits = replace(self.limits, held=True)
+        return BotProcess(self.spec.command, cwd=self.spec.cwd, limits=limits)
+
     def ensure_process(self, log_name: str) -> tuple[BotProcess, bool]:
         """The running process, taking a new one if needed; and whether it is new.
 
@@ -324,7 +321,7 @@ class ProgramPlayer(Player):
             return self.process, False
         self.stop()
         if self.pool is None:
-            self.pool = SparePool(self._start, self.spares)
+            self.pool = SparePool(self._start, self.spares, held_start=self._start_spare)
         before = self.pool.waited
         try:
             proc = self.pool.take()
@@ -345,20 +342,29 @@ class ProgramPlayer(Player):
         out, self.leftover = self.leftover, b""
         return out
 
-    def stop(self, grace: float = 0.0) -> None:
+    def stop(self, grace: float = 0.0, kill: bool = False) -> None:
         """End the current process, if any, in the background (its stderr tail goes to
-        its log once it is gone)."""
+        its log once it is gone).
+
+        Args:
+            grace: seconds it may take to exit by itself after its input closes.
+            kill: SIGKILL its process group now, without waiting for anything (a bot
+                that failed in the middle of a game: the game goes on, and must not
+                wait for the bot's PID namespace to be torn down).
+        """
         if self.process is None:
             return
         proc, self.process = self.process, None
         self.leftover = b""
         if self.pool is None:
             t0 = time.perf_counter()
-            proc.close(grace=grace)
+            if kill:
+                proc.kill()
+            proc.close(grace=0.0 if kill else grace)
             self.startup_seconds += time.perf_counter() - t0
             return
         before = self.pool.waited
-        self.pool.retire(proc, grace)
+        self.pool.retire(proc, grace, kill=kill)
         self.startup_seconds += self.pool.waited - before
 
     def shutdown(self) -> None:

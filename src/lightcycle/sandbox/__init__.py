@@ -6,6 +6,12 @@ blocking, drains its stderr into a bounded tail, measures the CPU time of its wh
 process tree, and kills that whole tree. `SparePool` starts a command's next process
 while the current one plays and ends finished ones in the background, so a series of short
 games does not wait for process start-up.
+
+With ``Limits(sandbox="full")`` (or ``"auto"``) a bot runs under bubblewrap
+(`lightcycle.sandbox.bwrap`): its own user id (`lightcycle.sandbox.uids`), a read-only view
+of the system, a private scratch ``/tmp``, no network, a private ``/proc``, a clean
+environment, the seccomp filter and rlimits. `lightcycle.sandbox.check` says what this host
+can enforce (``lightcycle sandbox check``); ``docs/sandbox.md`` gives the threat model.
 """
 
 from lightcycle.sandbox.pool import MAX_SPARES, SparePool

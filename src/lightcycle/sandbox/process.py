@@ -1,5 +1,12 @@
 """`BotProcess`: one bot program, started once, fed without blocking, killed completely.
 
+With ``Limits(sandbox="full")`` (or ``"auto"`` where the host has bubblewrap) the program
+runs in the bubblewrap sandbox of `lightcycle.sandbox.bwrap`: its own user id, a read-only
+view of the system and of its folder, a size-limited scratch ``/tmp``, no network, a
+private ``/proc``, a clean environment, the seccomp filter and limits on processes, open
+files and file size; see ``docs/sandbox.md``. With ``sandbox="none"`` (the default) it runs
+as the referee's user with the guarantees below only.
+
 Guarantees, whatever the program does:
 
 - it runs in its own session and process group, with ``RLIMIT_DATA`` as its memory limit
@@ -18,26 +25,32 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
+import queue
 import resource
 import shutil
 import signal
 import subprocess
 import threading
 import time
-import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from lightcycle.sandbox import proctree
+from lightcycle.sandbox import proctree, reaper
 
 MARK = "LIGHTCYCLE_BOT_MARK"
 
 
 class SandboxError(RuntimeError):
-    """A bot program that cannot be started (missing file, not executable...)."""
+    """A bot program that cannot be started (missing file, not executable, a sandbox
+    the host cannot give...); the message says why and what to do."""
+
+
+SANDBOX_LEVELS = ("none", "auto", "full")
 
 
 @dataclass(frozen=True)
@@ -48,14 +61,34 @@ class Limits:
         memory: bytes of data segment (``RLIMIT_DATA``); ``None`` for no limit.
         stderr_tail: bytes of stderr kept (the last ones); the rest is counted, not kept.
         isolate: ``auto`` (a PID namespace where the system allows it), ``pidns``
-            (required) or ``none``.
+            (required) or ``none``; for ``sandbox="none"`` only (bubblewrap always
+            makes a PID namespace).
         max_pending: bytes of unread input the bot may leave before it is refused.
+        sandbox: ``none`` (run as the referee's user, as above), ``auto`` (the
+            strongest sandbox this host offers) or ``full`` (every protection of
+            `lightcycle.sandbox.check`, else `SandboxError`).
+        processes: ``RLIMIT_NPROC`` in the sandbox (``None``: no limit). The kernel
+            counts it per user id, so it bounds the bot's processes only where the
+            bot has its own user id (a root referee's uid pool) or user namespace.
+        open_files: ``RLIMIT_NOFILE`` in the sandbox.
+        file_size: ``RLIMIT_FSIZE`` in the sandbox: the largest file it can write.
+        scratch: bytes of the sandbox's writable ``/tmp`` (a tmpfs, gone with the bot).
+        network: keep the host's network (default: a new, empty network namespace).
+        held: start held: nothing of the program runs until one line is written to
+            its stdin (a spare waiting for its game; `lightcycle.sandbox.pool`).
     """
 
     memory: int | None = 1 << 30
     stderr_tail: int = 64 * 1024
     isolate: str = "auto"
     max_pending: int = 4 << 20
+    sandbox: str = "none"
+    processes: int | None = 64
+    open_files: int | None = 256
+    file_size: int | None = 64 << 20
+    scratch: int = 64 << 20
+    network: bool = False
+    held: bool = False
 
 
 @cache
@@ -205,19 +238,91 @@ def _reap_orphans() -> None:
                     os.waitpid(p.pid, os.WNOHANG)
 
 
+def _children(pid: int) -> set[int]:
+    """The children of ``pid`` (from ``/proc/PID/task/PID/children`` where the kernel has
+    it: one read instead of a scan of every process)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
+            return {int(x) for x in f.read().split()}
+    except (OSError, ValueError):
+        return {p.pid for p in proctree.processes() if p.ppid == pid}
+
+
+def reap_sandbox_orphans() -> None:
+    """Reap what bubblewrap leaves to a subreaper referee.
+
+    Bubblewrap learns its sandbox's exit status through a pipe and exits without reaping
+    the sandbox's first process; the kernel hands that zombie to the nearest subreaper.
+    A referee that became one (for a bot run without a PID namespace) reaps it here; any
+    other referee leaves it to PID 1, which reaps it.
+    """
+    if become_subreaper.cache_info().currsize and become_subreaper():
+        _reap_orphans()
+
+
+class _Spawner:
+    """One long-lived thread that starts every sandboxed process.
+
+    Bubblewrap's ``--die-with-parent`` (``PR_SET_PDEATHSIG``) fires when the *thread*
+    that started it ends, not the process: a bot started on a pool's starter thread or
+    a match's worker thread would be killed when that thread finished. Starting them all
+    on this daemon thread, which lives as long as the referee, ties every bot to the
+    referee process itself, whatever kills it. The hand-over costs tens of microseconds,
+    against milliseconds for the start itself.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[
+            tuple[Callable[[], subprocess.Popen[bytes]], Future[subprocess.Popen[bytes]]]
+        ] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def run(self, start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._serve, name="sandbox-spawner", daemon=True
+                )
+                self._thread.start()
+        done: Future[subprocess.Popen[bytes]] = Future()
+        self._jobs.put((start, done))
+        return done.result()
+
+    def _serve(self) -> None:
+        while True:
+            start, done = self._jobs.get()
+            try:
+                done.set_result(start())
+            except BaseException as exc:  # handed to the caller, which re-raises it
+                done.set_exception(exc)
+
+
+_SPAWNER = _Spawner()
+
+
 class BotProcess:
     """A running bot program (see the module docstring).
 
     Args:
         argv: the command, already split.
-        cwd: its working directory.
+        cwd: its working directory; in the sandbox, also the one folder of the host it
+            can read besides the system's (``None``: the current directory).
         log_path: where its stderr tail is written when it is closed (``None``: kept in
             memory only).
-        limits: memory, stderr and isolation limits.
+        limits: memory, stderr, isolation and sandbox limits.
         env: extra environment variables.
+        read_only: more folders the sandboxed bot may read (bound read-only at the same
+            path), e.g. a library it loads; ignored with ``sandbox="none"``.
+
+    Attributes:
+        protections: what was applied, e.g. ``("bubblewrap", "no network", ...)``.
+        uid: the pool user id the bot runs as (``None``: the referee's).
+        sandboxed: whether it runs under bubblewrap.
 
     Raises:
-        SandboxError: the program could not be started; the message says why.
+        SandboxError: the program could not be started, or the sandbox it asks for is
+            not available here; the message says why.
     """
 
     def __init__(
@@ -227,32 +332,67 @@ class BotProcess:
         log_path: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
         env: Mapping[str, str] | None = None,
+        read_only: Sequence[str | os.PathLike[str]] = (),
     ) -> None:
         if not argv:
             raise SandboxError("empty bot command")
+        limits = limits if limits is not None else Limits()
+        if limits.sandbox not in SANDBOX_LEVELS:
+            raise SandboxError(
+                f"unknown sandbox {limits.sandbox!r}: use one of {', '.join(SANDBOX_LEVELS)}"
+            )
         _check_executable(argv[0], cwd)
         self.argv = list(argv)
-        limits = limits if limits is not None else Limits()
         self.limits = limits
         self.log_path = Path(log_path) if log_path is not None else None
-        self.mark = uuid.uuid4().hex
+        self.mark = reaper.new_mark()  # names this referee: see reaper.reap_strays
+        self.uid: int | None = None
+        self._info_fd: int | None = None  # bubblewrap's --info-fd (see _inner_pid)
+        self._info = b""
+        self._inner: int | None = None
+        self._uid_released = False
+        self.sandboxed = False
+        self.protections: tuple[str, ...] = ()
+        if limits.sandbox != "none":
+            from lightcycle.sandbox import check
+
+            if limits.sandbox == "full":
+                check.require("full")
+            self.sandboxed = limits.sandbox == "full" or check.bwrap_usable()
+        if self.sandboxed:
+            self._start_sandboxed(cwd, env or {}, read_only)
+        else:
+            self._start_plain(cwd, env or {})
+        self._after_start()
+
+    def _start_plain(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
+        """Start as the referee's user: own session, a PID namespace where possible."""
+        limits = self.limits
         prefix: tuple[str, ...] = ()
         if limits.isolate != "none":
             prefix = pidns_prefix()
             if not prefix and limits.isolate == "pidns":
                 raise SandboxError("PID namespaces are not available here (isolate='pidns')")
         self.isolated = bool(prefix)
-        if not self.isolated:
-            become_subreaper()
+        # also with a PID namespace: when its unshare is killed, the namespace's init
+        # becomes an orphan; adopted here, `kill` reaps it at once instead of waiting
+        # for the host's init (which in a container may never reap it)
+        become_subreaper()
         full_env = dict(os.environ)
-        full_env.update(env or {})
+        full_env.update(env)
         full_env[MARK] = self.mark
         full_env.setdefault("PYTHONUNBUFFERED", "1")
         limiting = limit_prefix(limits.memory)
+        protections = ["own session"]
+        if self.isolated:
+            protections.append("PID namespace")
+        if limits.memory is not None:
+            protections.append("memory rlimit")
+        self.protections = tuple(protections)
         try:
             with _SPAWN_LOCK:
                 self.proc = subprocess.Popen(
-                    [*prefix, *limiting, *self.argv],
+                    [*reaper.start_prefix(limits.held), *prefix, *limiting, *self.argv],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -267,6 +407,136 @@ class BotProcess:
             raise SandboxError(
                 f"cannot start {' '.join(self.argv)!r}: {exc.strerror or exc}"
             ) from exc
+
+    def _start_sandboxed(
+        self,
+        cwd: str | os.PathLike[str] | None,
+        env: Mapping[str, str],
+        read_only: Sequence[str | os.PathLike[str]],
+    ) -> None:
+        """Start under bubblewrap (`lightcycle.sandbox.bwrap`), on the spawner thread."""
+        from lightcycle.sandbox import bwrap
+        from lightcycle.sandbox.uids import POOL
+
+        limits = self.limits
+        folder = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+        if folder in (Path("/"), Path("/tmp")):
+            raise SandboxError(
+                f"cannot sandbox a bot whose folder is {folder}: give it a folder of its own"
+            )
+        program = bwrap.resolve_program(self.argv[0], folder)
+        if os.geteuid() == 0:
+            bwrap.check_others_can_read(folder, self.argv[0])
+        seccomp_fd, _ = bwrap.seccomp_fd()
+        if seccomp_fd is None and limits.sandbox == "full":
+            raise SandboxError("the seccomp filter is unavailable (see lightcycle sandbox check)")
+        self.isolated = True
+        info_read, info_write = os.pipe()  # bubblewrap writes its inner pid here
+        self._info_fd = info_read
+        try:
+            if os.geteuid() == 0:
+                self.uid = POOL.acquire()
+            bot_env = {**env, "PYTHONUNBUFFERED": "1", MARK: self.mark}
+            plan = bwrap.build(
+                [program, *self.argv[1:]],
+                folder,
+                env=bot_env,
+                uid=self.uid,
+                network=limits.network,
+                scratch=limits.scratch,
+                rlimits=bwrap.rlimit_options(limits),
+                seccomp_fd=seccomp_fd,
+                read_only=[Path(p) for p in read_only],
+                info_fd=info_write,
+            )
+            self.protections = tuple(plan.protections)
+
+            def start() -> subprocess.Popen[bytes]:
+                with _SPAWN_LOCK:
+                    proc = subprocess.Popen(
+                        [*reaper.start_prefix(limits.held), *plan.command],
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        cwd=folder,
+                        env={},
+                        start_new_session=True,
+                        pass_fds=plan.pass_fds,
+                        bufsize=0,
+                    )
+                    _MAINS.add(proc.pid)
+                return proc
+
+            self.proc = _SPAWNER.run(start)
+        except OSError as exc:
+            self._release_uid()
+            self._close_info()
+            raise SandboxError(
+                f"cannot start {' '.join(self.argv)!r}: {exc.strerror or exc}"
+            ) from exc
+        except BaseException:
+            self._release_uid()
+            self._close_info()
+            raise
+        finally:
+            os.close(info_write)
+            if seccomp_fd is not None:
+                os.close(seccomp_fd)
+
+    def _inner_pid(self) -> int | None:
+        """The host pid of bubblewrap's inner process (the PID namespace's first one).
+
+        Read from bubblewrap's ``--info-fd`` without blocking (it writes it just after
+        starting it). When the outer bubblewrap dies first, that process is re-parented
+        to this referee if it is a subreaper, where no tree or mark finds it: its
+        environment is empty. `kill` and `close` reap it by this pid.
+        """
+        if self._inner is not None or self._info_fd is None:
+            return self._inner
+        os.set_blocking(self._info_fd, False)
+        with contextlib.suppress(OSError):
+            self._info += os.read(self._info_fd, 4096)
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            pid = json.loads(self._info.decode()).get("child-pid")
+            if isinstance(pid, int) and pid > 0:
+                self._inner = pid
+                self._close_info()
+        return self._inner
+
+    def _close_info(self) -> None:
+        if self._info_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._info_fd)
+            self._info_fd = None
+
+    def _reap_inner(self, timeout: float) -> None:
+        """Reap bubblewrap's inner process if it became this referee's child
+        (`_inner_pid`); waits up to ``timeout`` seconds for it to end."""
+        pid = self._inner_pid()
+        if pid is None:
+            return
+        end = time.monotonic() + timeout
+        while True:
+            with _SPAWN_LOCK:  # never a live bot's main process (a reused pid)
+                if pid in _MAINS:
+                    return
+                try:
+                    done, _ = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:  # not ours (PID 1 reaps it), or reaped
+                    return
+            if done or time.monotonic() > end:
+                return
+            time.sleep(0.005)
+
+    def _release_uid(self) -> None:
+        """Give the pool id back once (the bot's processes are gone, or never started)."""
+        if self.uid is not None and not self._uid_released:
+            from lightcycle.sandbox.uids import POOL
+
+            self._uid_released = True
+            POOL.release(self.uid)
+
+    def _after_start(self) -> None:
         self.started = time.perf_counter()
         self.pid = self.proc.pid
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
@@ -376,14 +646,21 @@ class BotProcess:
         self.broken_pipe = True
 
     # -- status ------------------------------------------------------------------------
+    def _status(self, code: int | None) -> int | None:
+        """Bubblewrap reports a program killed by signal N as exit code 128 + N (as a
+        shell does): read it back as the signal, so verdicts name it."""
+        if self.sandboxed and code is not None and 128 < code <= 128 + 64:
+            return 128 - code
+        return code
+
     def poll(self) -> int | None:
         """The exit status if the bot's main process has ended (negative: a signal)."""
-        return self.proc.poll()
+        return self._status(self.proc.poll())
 
     def wait_exit(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for the main process to end."""
         try:
-            return self.proc.wait(timeout)
+            return self._status(self.proc.wait(timeout))
         except subprocess.TimeoutExpired:
             return None
 
@@ -413,8 +690,17 @@ class BotProcess:
         """Kill every process of the bot and wait until they are gone (and reaped).
 
         Signals the process group, then every process found in the bot's session, its
-        tree or carrying its mark, until none is left or ``timeout`` seconds pass.
+        tree or carrying its mark, until none is left or ``timeout`` seconds pass. In the
+        sandbox, the PID namespace's first process is killed first: the kernel then kills
+        every process of the namespace at once.
         """
+        inits: set[int] = set()
+        if self.sandboxed:
+            self._inner_pid()
+            inits = _children(self.pid)
+            for pid in inits:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             os.killpg(self.pid, signal.SIGKILL)
         if self.proc.poll() is None:
@@ -437,8 +723,13 @@ class BotProcess:
             time.sleep(0.005)
         for pid in seen:
             _reap(pid, timeout=0.0)
+        for pid in inits:  # handed to this process if it is a subreaper, else to PID 1
+            _reap(pid, timeout=max(0.0, end - time.monotonic()))
         if not self.isolated:
             _reap_orphans()
+        elif self.sandboxed:
+            self._reap_inner(max(0.0, end - time.monotonic()))
+            reap_sandbox_orphans()
 
     def close(self, grace: float = 0.2) -> int | None:
         """End the bot: close its input, give it ``grace`` seconds, then kill what is left.
@@ -449,7 +740,7 @@ class BotProcess:
             The main process's exit status (negative: the signal that killed it).
         """
         if self._closed:
-            return self.proc.returncode
+            return self._status(self.proc.returncode)
         self._closed = True
         self.close_stdin()
         status = self.wait_exit(grace) if grace > 0 else self.poll()
@@ -457,9 +748,14 @@ class BotProcess:
             self.kill()  # also the children and daemons of a bot that exited by itself
         # else: the first process of a PID namespace has exited, and the kernel does not
         # report that before every other process of the namespace is killed and reaped
+        elif self.sandboxed:
+            self._reap_inner(1.0)
+            reap_sandbox_orphans()
         if status is None:
-            status = self.proc.returncode
+            status = self._status(self.proc.returncode)
         _MAINS.discard(self.pid)
+        self._release_uid()
+        self._close_info()
         self._drain.join(timeout=1.0)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:

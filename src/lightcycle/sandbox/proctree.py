@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -63,6 +64,23 @@ def read_stat(pid: int) -> ProcInfo | None:
         return ProcInfo(
             pid, int(rest[1]), int(rest[2]), int(rest[3]), rest[0].decode(), own, reaped
         )
+    except (IndexError, ValueError):
+        return None
+
+
+def start_time(pid: int) -> int | None:
+    """When ``pid`` started, in clock ticks since boot (``/proc/PID/stat``), or ``None``.
+
+    A pid is reused once its process is gone; a pid with its start time names one
+    process for good, so a mark can name the referee that started a bot.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    try:
+        return int(raw[raw.rfind(b")") + 2 :].split()[19])  # field 22 of stat(5)
     except (IndexError, ValueError):
         return None
 
@@ -133,3 +151,18 @@ def marked(variable: str, value: str) -> list[int]:
         if needle in env.split(b"\0"):
             out.append(int(name))
     return out
+
+
+HOLD_LINE = b"\n"
+"""What releases a held program (`hold_prefix`): one empty line on its stdin."""
+
+
+@cache
+def hold_prefix() -> tuple[str, ...]:
+    """The command prefix that holds a program until one line arrives on its stdin.
+
+    A shell waits in ``read`` (no CPU) and then ``exec``s the rest of the command; it
+    reads its line a byte at a time, so the program gets every byte written after it.
+    Input that ends first ends the shell: the program never runs.
+    """
+    return ("/bin/sh", "-c", 'read -r _ || exit 0; exec "$@"', "lightcycle-held")

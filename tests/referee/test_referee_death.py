@@ -1,0 +1,123 @@
+"""Bots die with their referee, whatever kills it: SIGTERM, SIGHUP or SIGKILL.
+
+A real ``lightcycle match`` runs in a subprocess between two slow bots that never leave
+by themselves (one sleeps, one spins, once their input ends), so only the referee's
+protections can end them. It is killed at a random moment (while it starts, between
+games, while a spare starts, in the middle of a turn); then no process carrying a mark
+of that referee may remain.
+
+``LIGHTCYCLE_KILL_TRIALS`` sets the kills per signal (default 10; the issue asks for 100:
+``LIGHTCYCLE_KILL_TRIALS=100 pytest tests/referee/test_referee_death.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lightcycle.sandbox import reaper
+
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="the checks read /proc (Linux only)"
+    ),
+    # one xdist worker for every test that kills referees and reaps their strays: a
+    # reaper run by one of them would end the bots another is looking at
+    pytest.mark.xdist_group("referee-deaths"),
+]
+
+TRIALS = int(os.environ.get("LIGHTCYCLE_KILL_TRIALS", "10"))
+BAD = Path(__file__).parent / "bad_bots"
+
+STUBBORN = """
+import sys, time
+sys.path.insert(0, {bad!r})
+from _tron import answer, free_heading, read_map
+
+while (rows := read_map()) is not None:
+    time.sleep(0.05)
+    answer(free_heading(rows) + "\\n")
+if sys.argv[1] == "spin":
+    while True:
+        pass
+time.sleep(600)
+"""
+
+
+def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return bool(condition())
+
+
+def kill_at_random(
+    sig: signal.Signals, bot: Path, out: Path, rng: random.Random
+) -> tuple[int, list[int], int | None]:
+    """Start a match, kill it with ``sig`` after a random delay, and return the bots of
+    that referee seen just before the kill, those left 5 s after its death, and its
+    exit status."""
+    referee = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "lightcycle",
+            "match",
+            "--map",
+            "arena-15",
+            "--bot",
+            f"cmd:{sys.executable} {bot} sleep",
+            "--bot",
+            f"cmd:{sys.executable} {bot} spin",
+            "--protocol",
+            "tron2010",
+            "--games",
+            "50",
+            "--move-time",
+            "1",
+            "--out",
+            str(out),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(rng.uniform(0.3, 3.0))
+        before = len(reaper.bots_of(referee.pid))
+        referee.send_signal(sig)
+        status = referee.wait(30)
+        wait_for(lambda: not reaper.bots_of(referee.pid), timeout=5.0)
+        return before, reaper.bots_of(referee.pid), status
+    finally:
+        if referee.poll() is None:
+            referee.kill()
+            referee.wait()
+        for pid in reaper.bots_of(referee.pid):  # never leave one, even on failure
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=str)
+def test_killing_the_referee_at_random_moments_leaves_no_bot(
+    sig: signal.Signals, tmp_path: Path
+) -> None:
+    bot = tmp_path / "stubborn.py"
+    bot.write_text(STUBBORN.format(bad=str(BAD)))
+    rng = random.Random(sig.value)
+    with_bots = 0
+    for trial in range(TRIALS):
+        before, left, status = kill_at_random(sig, bot, tmp_path / f"run-{trial}", rng)
+        with_bots += before > 0
+        assert left == [], f"trial {trial}: {len(left)} of {before} bot processes outlived it"
+        # SIGTERM and SIGHUP: a clean shutdown, then death by the same signal
+        assert status == -sig.value, f"trial {trial}: exit status {status}"
+    assert with_bots >= TRIALS // 2, f"only {with_bots} of {TRIALS} kills found bots running"

@@ -1,0 +1,191 @@
+"""Bots die with their referee (a parent-death signal), and the reaper ends the strays.
+
+A "referee" here is a small Python process that starts one bot and waits; the test kills
+it with SIGKILL, the one signal it cannot clean up after. The bot ignores its input (a
+bot that exits at the end of its input would leave by itself) and starts a child, as a
+bot doing work in a helper process would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from lightcycle.sandbox import BotProcess, Limits, proctree, reaper
+from lightcycle.sandbox.process import MARK, pidns_prefix
+from tests.sandbox.survivors import zombie_children
+
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="the reaper reads /proc (Linux only)"
+    ),
+    # one xdist worker for every test that kills referees and reaps their strays: a
+    # reaper run by one of them would end the bots another is looking at
+    pytest.mark.xdist_group("referee-deaths"),
+]
+
+PY = sys.executable
+NO_SETPRIV = "util-linux setpriv (the parent-death signal) is not installed"
+NO_PIDNS = "unprivileged PID namespaces (unshare --pid) are not available here"
+
+BOT = """
+import os, time
+if os.fork() == 0:
+    time.sleep(120)  # a helper process: no parent-death signal of its own
+    os._exit(0)
+time.sleep(120)
+"""
+
+REFEREE = """
+import json, sys, time
+from lightcycle.sandbox import BotProcess, Limits, reaper
+if sys.argv[2] == "without":
+    reaper.death_prefix = lambda: ()  # the attack: no parent-death signal
+bot = BotProcess([sys.executable, "-c", sys.argv[3]], limits=Limits(isolate=sys.argv[1]))
+print(json.dumps({"pid": bot.pid, "mark": bot.mark}), flush=True)
+time.sleep(120)
+"""
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+@pytest.fixture
+def referees() -> Iterator[Callable[[str, bool], tuple[subprocess.Popen[str], int]]]:
+    """Start referees (killed and their bots reaped at the end, whatever happens).
+
+    Bots orphaned by a killed referee may be adopted by this process (a subreaper once
+    it has started a bot): their zombies are reaped here, and none may be left.
+    """
+    started: list[subprocess.Popen[str]] = []
+    bots: set[int] = set()
+
+    def start(isolate: str, death_signal: bool) -> tuple[subprocess.Popen[str], int]:
+        ref = subprocess.Popen(
+            [PY, "-c", REFEREE, isolate, "with" if death_signal else "without", BOT],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        started.append(ref)
+        assert ref.stdout is not None
+        info = json.loads(ref.stdout.readline())
+        # the bot and its child are up (two processes carry the mark; more in a pidns)
+        assert wait_for(lambda: len(reaper.bots_of(ref.pid)) >= 2), "the bot did not start"
+        bots.update(reaper.bots_of(ref.pid))
+        return ref, int(info["pid"])
+
+    try:
+        yield start
+    finally:
+        for ref in started:
+            ref.kill()
+            ref.wait()
+            for pid in reaper.bots_of(ref.pid):
+                os.kill(pid, signal.SIGKILL)
+        assert wait_for(lambda: all(_dead(pid) for pid in bots))
+        for pid in bots:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)  # ours only if adopted; dead already, so at once
+        assert zombie_children() == set()
+
+
+def isolations() -> list[object]:
+    ns = bool(pidns_prefix())
+    return [
+        pytest.param("none", id="no-isolation"),
+        pytest.param("auto", id="pidns", marks=pytest.mark.skipif(not ns, reason=NO_PIDNS)),
+    ]
+
+
+@pytest.mark.parametrize("isolate", isolations())
+def test_a_referee_killed_with_sigkill_takes_its_bot_along(isolate: str, referees) -> None:  # type: ignore[no-untyped-def]
+    if not reaper.death_prefix():
+        pytest.skip(NO_SETPRIV)
+    ref, main = referees(isolate, True)
+    ref.send_signal(signal.SIGKILL)
+    ref.wait()
+    assert wait_for(lambda: proctree.read_stat(main) is None or _dead(main)), (
+        "the bot's first process outlived its referee"
+    )
+    if isolate == "auto":  # the namespace's init died with it, and every process with it
+        assert wait_for(lambda: reaper.bots_of(ref.pid) == []), reaper.bots_of(ref.pid)
+    else:  # the bot's own child has no parent-death signal: a stray for the reaper
+        assert reaper.bots_of(ref.pid) != []
+    reaper.reap_strays()
+    assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
+
+
+@pytest.mark.parametrize("isolate", isolations())
+def test_without_the_death_signal_the_bot_outlives_its_referee(isolate: str, referees) -> None:  # type: ignore[no-untyped-def]
+    ref, main = referees(isolate, False)
+    ref.send_signal(signal.SIGKILL)
+    ref.wait()
+    time.sleep(0.5)
+    survivors = reaper.bots_of(ref.pid)
+    assert main in survivors or isolate == "auto"  # (unshare carries no mark of its own)
+    assert len(survivors) >= 2, "the attack failed: nothing outlived the referee"
+    killed = reaper.reap_strays()
+    assert set(survivors) <= set(killed)
+    assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
+
+
+def _dead(pid: int) -> bool:
+    info = proctree.read_stat(pid)
+    return info is None or info.state in ("Z", "X")
+
+
+def test_the_reaper_leaves_live_referees_bots_and_marks_it_cannot_judge() -> None:
+    mine = BotProcess([PY, "-c", "import time; time.sleep(60)"], limits=Limits(isolate="none"))
+    me, start, ns = reaper.owner_of(mine.mark) or (0, 0, 0)
+    assert (me, start, ns) == (
+        os.getpid(),
+        proctree.start_time(os.getpid()),
+        reaper.pid_namespace(),
+    )
+    marks = {
+        "stray": f"{me}-{start + 1}-{ns}-x",  # this pid, another start: a referee gone
+        "other namespace": f"{me}-{start + 1}-{ns + 1}-x",  # pids mean something else there
+        "old mark": "0123456789abcdef",  # names no referee
+    }
+    others = {
+        name: subprocess.Popen(["sleep", "60"], env={**os.environ, MARK: mark})
+        for name, mark in marks.items()
+    }
+    try:
+        assert wait_for(lambda: all(reaper._marks(MARK).get(p.pid) for p in others.values()))
+        killed = reaper.reap_strays()
+        assert others["stray"].pid in killed
+        assert others["stray"].wait(5) == -signal.SIGKILL
+        for name in ("other namespace", "old mark"):
+            assert others[name].poll() is None, f"the reaper killed a process with {name}"
+        assert mine.poll() is None and not set(mine.alive_processes()) & set(killed)
+    finally:
+        for p in others.values():
+            p.kill()
+            p.wait()
+        mine.close(grace=0)
+
+
+def test_marks_name_their_referee() -> None:
+    mark = reaper.new_mark()
+    assert reaper.owner_of(mark) == (
+        os.getpid(),
+        proctree.start_time(os.getpid()),
+        reaper.pid_namespace(),
+    )
+    assert reaper.new_mark() != mark
+    assert reaper.owner_of("not-a-mark") is None
