@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -166,3 +167,28 @@ def team_map(rows: list[str], graph: bool = False, name: str = "test-teams") -> 
         players=(2,),
         bonus=tuple(bonus),
     )
+
+
+@pytest.fixture(autouse=True)
+def _no_zombies_from_earlier_tests() -> None:
+    """Reap exited children that earlier tests of this worker left to it.
+
+    The referee makes itself a subreaper, so the test process adopts the orphans of
+    every process tree a test kills on purpose (a stand-in referee killed with its bots,
+    say) and they wait as zombies. Tests that check they leave no zombie behind look at
+    this process's children: each starts from none, and judges only its own.
+    """
+    if not os.path.isdir("/proc"):
+        return
+    me = str(os.getpid())
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] == "Z" and fields[1] == me:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(int(name), os.WNOHANG)
