@@ -22,6 +22,33 @@ ProtocolOption = Annotated[
 """``--protocol``: the wire protocol of ``cmd:`` bots, shared by every command that
 starts bot programs."""
 
+SandboxOption = Annotated[
+    str,
+    typer.Option(
+        "--sandbox",
+        help="Sandbox of bot programs: none (trusted code being debugged), auto (the "
+        "strongest this host offers) or full (every protection, else refuse to start; "
+        "`lightcycle sandbox check` shows what this host has).",
+    ),
+]
+"""``--sandbox``: how program bots are confined (docs/sandbox.md)."""
+
+
+def sandbox_level(level: str) -> str:
+    """Check a ``--sandbox`` value before any game: ``full`` must be available here.
+
+    Raises:
+        SandboxError: an unknown level, or ``full`` on a host that lacks a protection
+            (the message names each missing one and how to get it).
+    """
+    from lightcycle.sandbox import SandboxError
+    from lightcycle.sandbox.check import require
+
+    if level not in ("none", "auto", "full"):
+        raise SandboxError(f"--sandbox {level!r}: give none, auto or full")
+    require(level)
+    return level
+
 
 @contextmanager
 def user_errors() -> Iterator[None]:

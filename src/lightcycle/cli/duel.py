@@ -20,7 +20,14 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from lightcycle.cli.common import ProtocolOption, console, err, user_errors
+from lightcycle.cli.common import (
+    ProtocolOption,
+    SandboxOption,
+    console,
+    err,
+    sandbox_level,
+    user_errors,
+)
 from lightcycle.cli.runs import INTERRUPTED, RunOptionError, check_free, counted
 from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
 
@@ -91,6 +98,7 @@ def duel(
     ] = None,
     alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate (H1 wrongly).")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT: false-negative rate (H0 wrongly).")] = 0.05,
+    sandbox: SandboxOption = "none",
     out: Annotated[
         Path | None,
         typer.Option(
@@ -123,9 +131,11 @@ def duel(
     from lightcycle.referee.clock import TimeControl
     from lightcycle.referee.players import parse_bot_spec
     from lightcycle.rules.variants import get_ruleset
+    from lightcycle.sandbox import Limits
     from lightcycle.tournament.duel import DuelInterrupted, SprtConfig, run_duel
 
     with user_errors():
+        sandbox_level(sandbox)
         if games % 2:
             # refused rather than rounded: the report must be of the games asked for
             raise RunOptionError(
@@ -189,6 +199,7 @@ def duel(
                     on_pair=on_pair,
                     executor=cluster,
                     out_dir=out,
+                    limits=Limits(sandbox=sandbox),
                 )
         except DuelInterrupted as stop:
             _show(stop.result, out, as_json)

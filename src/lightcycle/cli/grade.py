@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lightcycle.cli.common import ProtocolOption, console, user_errors
+from lightcycle.cli.common import ProtocolOption, SandboxOption, console, sandbox_level, user_errors
 from lightcycle.cli.runs import INTERRUPTED, check_free, counted
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ def grade(
         typer.Option(min=0, help="Replace the rubric's seed (game i of each series uses seed+i)."),
     ] = None,
     protocol: ProtocolOption = None,
+    sandbox: SandboxOption = "none",
 ) -> None:
     """Grade a bot the way a course does: rows like "wins 3 of 3 games vs RandomBot".
 
@@ -64,11 +65,12 @@ def grade(
     from lightcycle.tournament.rubric import load_rubric
 
     with user_errors():
+        sandbox_level(sandbox)
         rub = load_rubric(rubric)
         if out is not None:
             check_free(out)
         try:
-            result = _play(bot, rub, protocol, seed, out, as_json)
+            result = _play(bot, rub, protocol, seed, out, as_json, sandbox)
         except GradeInterrupted as stop:
             if as_json:
                 print(json.dumps(stop.partial.to_dict(), indent=1))
@@ -88,9 +90,16 @@ def grade(
 
 
 def _play(
-    bot: str, rub: Rubric, protocol: str | None, seed: int | None, out: Path | None, quiet: bool
+    bot: str,
+    rub: Rubric,
+    protocol: str | None,
+    seed: int | None,
+    out: Path | None,
+    quiet: bool,
+    sandbox: str = "none",
 ) -> Grade:
     """Grade ``bot`` with a progress bar per series (none with ``quiet`` or off a terminal)."""
+    from lightcycle.sandbox import Limits
     from lightcycle.tournament.grade import grade_bot
 
     with Progress(
@@ -111,7 +120,15 @@ def _play(
             letters.append({"win": "W", "draw": "D", "loss": "L"}[event.result])
             progress.update(tasks[event.series], advance=1, last="".join(letters))
 
-        return grade_bot(bot, rub, protocol=protocol, seed=seed, out_dir=out, on_game=on_game)
+        return grade_bot(
+            bot,
+            rub,
+            protocol=protocol,
+            seed=seed,
+            out_dir=out,
+            on_game=on_game,
+            limits=Limits(sandbox=sandbox),
+        )
 
 
 def _points(value: float) -> str:

@@ -19,7 +19,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from lightcycle.cli.common import ProtocolOption, console, err, user_errors
+from lightcycle.cli.common import (
+    ProtocolOption,
+    SandboxOption,
+    console,
+    err,
+    sandbox_level,
+    user_errors,
+)
 from lightcycle.cli.runs import (
     INTERRUPTED,
     RunOptionError,
@@ -81,6 +88,7 @@ def match(
     memory: Annotated[
         int, typer.Option(help="Memory limit of bot programs, MiB (RLIMIT_DATA).")
     ] = 1024,
+    sandbox: SandboxOption = "none",
     isolate: Annotated[
         str, typer.Option(help="auto: own PID namespace where possible; pidns: required; none.")
     ] = "auto",
@@ -157,6 +165,7 @@ def match(
             raise RunOptionError(f"--memory {memory}: give a limit in MiB, e.g. --memory 1024")
         if isolate not in ("auto", "pidns", "none"):
             raise RunOptionError("--isolate takes auto, pidns or none")
+        sandbox_level(sandbox)
         extra: list[tuple[str, str]] = []
         for p in param:
             key, sep, value = p.partition("=")
@@ -194,7 +203,7 @@ def match(
                     seed=seed,
                     swap_sides=swap_sides,
                     control=controls,
-                    limits=Limits(memory=memory << 20, isolate=isolate),
+                    limits=Limits(memory=memory << 20, isolate=isolate, sandbox=sandbox),
                     out_dir=out_dir,
                     on_game=on_game,
                     extra_params=tuple(extra),
