@@ -11,7 +11,6 @@ import re
 import resource
 import sys
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -21,8 +20,8 @@ from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import play_game
 from lightcycle.referee.players import BotSpec, make_player
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import BotProcess, Limits
-from tests.sandbox.survivors import leftovers, zombie_children
+from lightcycle.sandbox import Limits
+from tests.sandbox.survivors import Recorder, leftovers, zombie_children
 
 HERE = Path(__file__).parent / "bad_bots"
 BOTS = sorted(p for p in HERE.glob("*.py") if not p.name.startswith("_"))
@@ -37,16 +36,6 @@ def headers(path: Path) -> dict[str, str]:
             break
         out[m.group(1)] = m.group(2).strip()
     return out
-
-
-class Recorder(BotProcess):
-    """A `BotProcess` that remembers every process started, for the leftover checks."""
-
-    started: ClassVar[list[BotProcess]] = []
-
-    def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*a, **kw)
-        Recorder.started.append(self)
 
 
 @pytest.mark.parametrize("path", BOTS, ids=[p.stem for p in BOTS])

@@ -32,7 +32,6 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -42,8 +41,8 @@ from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import play_game
 from lightcycle.referee.players import BotSpec, make_player
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import BotProcess, Limits, SandboxError
-from tests.sandbox.survivors import leftovers, zombie_children
+from lightcycle.sandbox import Limits
+from tests.sandbox.survivors import Recorder, full_unavailable, leftovers, zombie_children
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the sandbox is Linux only"
@@ -59,19 +58,6 @@ PY = sys.executable
 SECRET_VAR = "LIGHTCYCLE_TEST_SECRET"
 
 
-def full_unavailable() -> str | None:
-    """Why this host cannot give ``sandbox="full"`` (``None``: it can)."""
-    try:
-        from lightcycle.sandbox.check import require
-    except ImportError:
-        return "lightcycle.sandbox.check is missing: the full sandbox is not built here"
-    try:
-        require("full")
-    except SandboxError as exc:
-        return str(exc)
-    return None
-
-
 def headers(path: Path) -> dict[str, str]:
     """The ``# key: value`` lines at the top of a hostile bot (``args`` lines add up)."""
     out: dict[str, str] = {}
@@ -82,16 +68,6 @@ def headers(path: Path) -> dict[str, str]:
         key, value = m.group(1), m.group(2).strip()
         out[key] = f"{out[key]} {value}" if key == "args" and key in out else value
     return out
-
-
-class Recorder(BotProcess):
-    """A `BotProcess` that remembers every process started, for the leftover checks."""
-
-    started: ClassVar[list[BotProcess]] = []
-
-    def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*a, **kw)
-        Recorder.started.append(self)
 
 
 @dataclass

@@ -63,7 +63,8 @@ def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
 def kill_at_random(
     sig: signal.Signals, bot: Path, out: Path, rng: random.Random
 ) -> tuple[int, list[int], int | None]:
-    """Start a match, kill it with ``sig`` after a random delay, and return the bots of
+    """Start a match, kill it with ``sig`` at a random moment once its bots run (games
+    start, end and start again through it), and return the bots of
     that referee seen just before the kill, those left 5 s after its death, and its
     exit status."""
     referee = subprocess.Popen(
@@ -92,7 +93,10 @@ def kill_at_random(
         stderr=subprocess.DEVNULL,
     )
     try:
-        time.sleep(rng.uniform(0.3, 3.0))
+        # the random moment counts from the first bot seen: on a loaded machine the
+        # referee's own start (an interpreter, imports) may take longer than the delay
+        wait_for(lambda: bool(reaper.bots_of(referee.pid)), timeout=30.0)
+        time.sleep(rng.uniform(0.0, 2.5))
         before = len(reaper.bots_of(referee.pid))
         referee.send_signal(sig)
         status = referee.wait(30)

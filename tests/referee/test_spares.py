@@ -7,7 +7,6 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -21,7 +20,7 @@ from lightcycle.referee.match import MatchResult, run_match
 from lightcycle.referee.players import BotSpec, ProgramPlayer, parse_bot_spec, read_bot_file
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import BotProcess, Limits
-from tests.sandbox.survivors import leftovers, zombie_children
+from tests.sandbox.survivors import Recorder, leftovers, zombie_children
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = Path(__file__).parent / "bad_bots"
@@ -29,23 +28,6 @@ PY2010 = ROOT / "examples/tron2010/bot.py"
 JSONL = ROOT / "examples/jsonl/bot.py"
 CONTROL = TimeControl(move=2.0, first_move=4.0)
 WALLHUGGER = BotSpec(text="builtin:wallhugger", kind="inproc")
-
-
-class Recorder(BotProcess):
-    """A `BotProcess` that remembers every process started, spares included."""
-
-    started: ClassVar[list[BotProcess]] = []
-
-    def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*a, **kw)
-        Recorder.started.append(self)
-
-
-@pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
-    Recorder.started = []
-    monkeypatch.setattr(players_mod, "BotProcess", Recorder)
-    return Recorder
 
 
 def program(path: Path, protocol: str = "tron2010", **kw: object) -> BotSpec:

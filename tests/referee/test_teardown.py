@@ -12,18 +12,16 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
 from lightcycle.maps.registry import get_map
-from lightcycle.referee import players as players_mod
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.match import run_match
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import BotProcess, Limits
-from tests.sandbox.survivors import leftovers, zombie_children
+from tests.sandbox.survivors import Recorder, leftovers, zombie_children
 
 BAD = Path(__file__).parent / "bad_bots"
 CONTROL = TimeControl(move=0.3, first_move=3.0)
@@ -53,23 +51,6 @@ sys.stderr.write("giving up\\n")
 sys.stderr.flush()
 os._exit(3)
 """
-
-
-class Recorder(BotProcess):
-    """A `BotProcess` that remembers every process started, spares included."""
-
-    started: ClassVar[list[BotProcess]] = []
-
-    def __init__(self, *a, **kw) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*a, **kw)
-        Recorder.started.append(self)
-
-
-@pytest.fixture
-def recorder(monkeypatch: pytest.MonkeyPatch) -> type[Recorder]:
-    Recorder.started = []
-    monkeypatch.setattr(players_mod, "BotProcess", Recorder)
-    return Recorder
 
 
 def program(path: Path) -> BotSpec:

@@ -35,13 +35,12 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import BotProcess, Limits, SandboxError
-from tests.sandbox.survivors import leftovers, zombie_children
+from lightcycle.sandbox import BotProcess, Limits
+from tests.sandbox.survivors import full_unavailable, leftovers, zombie_children
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the attacks and the sandbox are Linux only"
@@ -53,20 +52,6 @@ PY = sys.executable
 IS_ROOT = os.geteuid() == 0
 SECRET_VAR = "LIGHTCYCLE_TEST_SECRET"
 MIB = 1 << 20
-
-
-@cache
-def full_unavailable() -> str | None:
-    """Why this host cannot give ``sandbox="full"`` (``None``: it can)."""
-    try:
-        from lightcycle.sandbox.check import require
-    except ImportError:
-        return "lightcycle.sandbox.check is missing: the full sandbox is not built here"
-    try:
-        require("full")
-    except SandboxError as exc:
-        return str(exc)
-    return None
 
 
 MODES = [
