@@ -6,7 +6,8 @@ Three layers, each covering what the one before cannot:
   which kills and reaps every bot (`lightcycle.cli.runs.terminations_as_interrupts`);
 - **a parent-death signal**: every bot is started through `death_prefix` (util-linux
   ``setpriv --pdeathsig KILL``), so the kernel sends SIGKILL to the bot's first process
-  when the referee thread that started it ends, a SIGKILL of the referee included. In a
+  when the referee thread that started it ends, a SIGKILL of the referee included (a
+  referee killed before the signal is set is caught by `start_prefix`'s check). In a
   PID namespace that process is ``unshare`` (or bubblewrap, with ``--die-with-parent``),
   whose child is the namespace's init: its death takes every process of the namespace
   with it. Without a namespace the bot's own children have no such signal (it is
@@ -165,6 +166,19 @@ def reap_strays() -> list[int]:
 
 
 def start_prefix(held: bool = False) -> tuple[str, ...]:
-    """What every bot command starts with: `death_prefix`, then for a spare waiting for
-    its game `lightcycle.sandbox.proctree.hold_prefix` (it runs nothing until released)."""
-    return (*death_prefix(), *(proctree.hold_prefix() if held else ()))
+    """What every bot command starts with: `death_prefix`, then a shell that checks its
+    parent and, for a spare waiting for its game, holds it (it runs nothing until
+    released, see `lightcycle.sandbox.proctree.hold_prefix`).
+
+    The parent-death signal is set only once ``setpriv`` runs, a millisecond or so after
+    the ``fork``: a referee killed in between would leave the new process an orphan that
+    nothing kills. So the shell, started after the signal is set, checks that its parent
+    is still the referee (``$PPID`` is read when the shell starts) and ends at once if it
+    is not; from then on the signal covers it.
+    """
+    death = death_prefix()
+    if not death:
+        return proctree.hold_prefix() if held else ()
+    hold = "read -r _ || exit 0; " if held else ""
+    script = f'[ "$PPID" = {os.getpid()} ] || exit 0; {hold}exec "$@"'
+    return (*death, "/bin/sh", "-c", script, "lightcycle-held" if held else "lightcycle-bot")
