@@ -172,6 +172,12 @@ def test_hostile_bot_gets_its_verdict_and_harms_nobody(
     if why is not None:
         pytest.skip(why)
     h = headers(path)
+    if "cgroups" in h.get("needs", "").split():
+        from lightcycle.sandbox import cgroups
+
+        on, why = cgroups.status()
+        if not on:
+            pytest.skip(f"{path.name} needs the bot's cgroup: {why}")
     options = dict(kv.split("=") for kv in h.get("options", "").split())
     args = tuple(word.format(**host.values) for word in h.get("args", "").split())
     shutil.copy(path, host.hostile / path.name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -114,8 +115,13 @@ def kill_at_random(
 def test_killing_the_referee_at_random_moments_leaves_no_bot(
     sig: signal.Signals, tmp_path: Path
 ) -> None:
-    bot = tmp_path / "stubborn.py"
-    bot.write_text(STUBBORN.format(bad=str(BAD)))
+    # the bot's own folder, readable by a pool user id: the match runs it in the
+    # strongest sandbox this host offers, where it reads that folder only
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o755)
+    shutil.copy(BAD / "_tron.py", folder)
+    bot = folder / "stubborn.py"
+    bot.write_text(STUBBORN.format(bad=str(folder)))
     rng = random.Random(sig.value)
     with_bots = 0
     for trial in range(TRIALS):

@@ -329,7 +329,9 @@ def test_open_files_limit(bots: Bots, sandbox: str) -> None:
 
 
 @BOTH
-def test_process_limit(bots: Bots, sandbox: str) -> None:
+def test_process_limit(bots: Bots, sandbox: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if sandbox == "none":  # without the sandbox and its cgroup (tests/sandbox/test_cgroups.py)
+        monkeypatch.setenv("LIGHTCYCLE_CGROUPS", "off")
     proc = bots.start(sandbox, "forks", "40", processes=16)
     out = read_until(proc, b"\n").decode().split()
     if sandbox == "full":

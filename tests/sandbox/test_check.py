@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from lightcycle.sandbox import SandboxError, check
+from lightcycle.sandbox import SandboxError, cgroups, check
 
 NAMES = [
     "bubblewrap",
@@ -47,8 +47,23 @@ def test_the_report_matches_this_host() -> None:
     if shutil.which("bwrap"):
         assert report["bubblewrap"].detail.startswith("bubblewrap ")
     assert report["own user id"].on is (os.geteuid() == 0 and shutil.which("setpriv") is not None)
+    on, why = cgroups.status()
+    assert report["cgroups"].on is on
+    assert report["cgroups"].detail.startswith(why)
+    if on:
+        assert report["cgroups"].detail.startswith("cgroup v")
+        assert "shared memory" in report["cgroups"].detail
+
+
+def test_cgroups_turned_off_are_reported_off_with_the_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(cgroups.VARIABLE, "off")
+    report = {p.name: p for p in check.host_report()}
     assert report["cgroups"].on is False
-    assert "rlimits" in report["cgroups"].detail
+    detail = report["cgroups"].detail
+    assert detail.startswith(f"turned off by {cgroups.VARIABLE}=off")
+    assert "rlimits" in detail and "shared memory" in detail
 
 
 @pytest.mark.parametrize("level", ["none", "auto"])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import BotProcess, Limits, SandboxError, proctree
+from lightcycle.sandbox import BotProcess, Limits, SandboxError, cgroups, proctree
 from lightcycle.sandbox import process as process_mod
 from lightcycle.sandbox.process import MARK, describe_status, pidns_prefix
 from tests.sandbox.survivors import leftovers, zombie_children
@@ -442,7 +442,9 @@ def test_sandbox_limits_defaults() -> None:
 
 def test_without_a_sandbox_the_protections_say_what_there_is(spawn: Spawn) -> None:
     proc = spawn(["true"], limits=Limits(isolate="none"))
-    assert proc.protections == ("own session", "memory rlimit")
+    cgroup = ("cgroup memory (shared memory counted)", "cgroup pids")
+    with_cgroups = cgroups.hierarchy() is not None
+    assert proc.protections == ("own session", "memory rlimit", *(cgroup if with_cgroups else ()))
     assert (proc.sandboxed, proc.uid) == (False, None)
 
 

@@ -25,7 +25,8 @@ def sandbox_check(
         typer.Option(
             "--require",
             help="Exit with status 2, naming what is missing and how to get it, when the "
-            "host cannot give this sandbox (full: every protection but cgroups).",
+            "host cannot give this sandbox (full: every protection; cgroups where the host "
+            "gives them).",
         ),
     ] = None,
 ) -> None:

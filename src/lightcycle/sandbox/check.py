@@ -137,13 +137,17 @@ def _uid_pool() -> Protection:
 
 
 def _cgroups() -> Protection:
-    v1 = [c for c in ("pids", "memory") if os.access(f"/sys/fs/cgroup/{c}", os.W_OK)]
-    where = f"cgroup v1 {'/'.join(v1)} writable" if v1 else "no writable cgroup controller"
+    """A cgroup per bot (`lightcycle.sandbox.cgroups`), at every sandbox level."""
+    from lightcycle.sandbox import cgroups
+
+    on, detail = cgroups.status()
+    if on:
+        return Protection("cgroups", True, detail)
     return Protection(
         "cgroups",
         False,
-        f"not used ({where}): processes, memory and file sizes are bounded by rlimits; "
-        "shared memory (MAP_SHARED, SysV shm) is not counted against --memory",
+        f"{detail}; without them processes and memory are bounded by rlimits only, and "
+        "shared memory (MAP_SHARED, SysV shm, tmpfs files) is not counted against --memory",
     )
 
 
@@ -214,7 +218,8 @@ def host_report() -> list[Protection]:
 
 
 OPTIONAL = ("cgroups",)
-"""Protections the full sandbox does without (reported only)."""
+"""Protections the full sandbox does without: used where the host gives them, reported
+otherwise (many hosts have no cgroup a referee may write to)."""
 
 
 def missing(report: list[Protection]) -> list[Protection]:
@@ -252,5 +257,8 @@ def require(level: str) -> None:
 
 def clear_cache() -> None:
     """Forget the probes (tests change the host's tools between calls)."""
+    from lightcycle.sandbox import cgroups
+
     for f in (bwrap_version, _bwrap_help, _probe, bwrap_usable, _missing_now):
         f.cache_clear()
+    cgroups.clear_cache()

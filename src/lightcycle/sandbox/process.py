@@ -11,6 +11,10 @@ Guarantees, whatever the program does:
 
 - it runs in its own session and process group, with ``RLIMIT_DATA`` as its memory limit
   (``RLIMIT_AS`` would stop Java and Node from starting) and no core files;
+- where the host gives cgroups (`lightcycle.sandbox.cgroups`), at every sandbox level, it
+  runs in a cgroup of its own whose memory limit counts shared memory and tmpfs files
+  too and whose pids limit bounds its processes; a bot the kernel kills over that limit
+  is reported as such (`BotProcess.status_text`);
 - where unprivileged PID namespaces work (``unshare`` from util-linux), it runs as the
   first process of its own PID namespace, so killing it kills every process it started,
   daemons included, and the kernel reaps them all;
@@ -40,7 +44,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from lightcycle.sandbox import proctree, reaper
+from lightcycle.sandbox import cgroups, proctree, reaper
 
 MARK = "LIGHTCYCLE_BOT_MARK"
 
@@ -58,7 +62,9 @@ class Limits:
     """Limits of one bot process.
 
     Attributes:
-        memory: bytes of data segment (``RLIMIT_DATA``); ``None`` for no limit.
+        memory: bytes of data segment (``RLIMIT_DATA``) and, where the host gives
+            cgroups, of all the bot's memory, shared memory and tmpfs files included
+            (`lightcycle.sandbox.cgroups`); ``None`` for no limit.
         stderr_tail: bytes of stderr kept (the last ones); the rest is counted, not kept.
         isolate: ``auto`` (a PID namespace where the system allows it), ``pidns``
             (required) or ``none``; for ``sandbox="none"`` only (bubblewrap always
@@ -70,6 +76,8 @@ class Limits:
         processes: ``RLIMIT_NPROC`` in the sandbox (``None``: no limit). The kernel
             counts it per user id, so it bounds the bot's processes only where the
             bot has its own user id (a root referee's uid pool) or user namespace.
+            Where the host gives cgroups it is also the bot's ``pids.max`` (processes
+            and threads, plus the sandbox's own few), at every sandbox level.
         open_files: ``RLIMIT_NOFILE`` in the sandbox.
         file_size: ``RLIMIT_FSIZE`` in the sandbox: the largest file it can write.
         scratch: bytes of the sandbox's writable ``/tmp`` (a tmpfs, gone with the bot).
@@ -351,6 +359,7 @@ class BotProcess:
         self._info = b""
         self._inner: int | None = None
         self._uid_released = False
+        self.cgroup: cgroups.BotGroup | None = None
         self.sandboxed = False
         self.protections: tuple[str, ...] = ()
         if limits.sandbox != "none":
@@ -359,11 +368,40 @@ class BotProcess:
             if limits.sandbox == "full":
                 check.require("full")
             self.sandboxed = limits.sandbox == "full" or check.bwrap_usable()
-        if self.sandboxed:
-            self._start_sandboxed(cwd, env or {}, read_only)
-        else:
-            self._start_plain(cwd, env or {})
+        self.cgroup = cgroups.group_for(self.mark, limits.memory, limits.processes)
+        try:
+            if self.sandboxed:
+                self._start_sandboxed(cwd, env or {}, read_only)
+            else:
+                self._start_plain(cwd, env or {})
+        except BaseException:
+            self._remove_cgroup()
+            raise
         self._after_start()
+
+    def _cgroup_protections(self) -> list[str]:
+        if self.cgroup is None:
+            return []
+        out = []
+        if self.limits.memory is not None:
+            out.append("cgroup memory (shared memory counted)")
+        if self.limits.processes is not None:
+            out.append("cgroup pids")
+        return out
+
+    def _start_prefix(self) -> tuple[str, ...]:
+        """`reaper.start_prefix`, joining the bot's cgroup first where it has one."""
+        join = self.cgroup.join_script() if self.cgroup is not None else ""
+        return reaper.start_prefix(self.limits.held, join)
+
+    def _remove_cgroup(self) -> None:
+        """Remove the bot's cgroup (its processes are gone); never waits long."""
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+    def memory_killed(self) -> bool:
+        """Whether the kernel killed a process of the bot over its cgroup memory limit."""
+        return self.cgroup is not None and self.cgroup.oom_kills() > 0
 
     def _start_plain(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
         """Start as the referee's user: own session, a PID namespace where possible."""
@@ -388,11 +426,11 @@ class BotProcess:
             protections.append("PID namespace")
         if limits.memory is not None:
             protections.append("memory rlimit")
-        self.protections = tuple(protections)
+        self.protections = (*protections, *self._cgroup_protections())
         try:
             with _SPAWN_LOCK:
                 self.proc = subprocess.Popen(
-                    [*reaper.start_prefix(limits.held), *prefix, *limiting, *self.argv],
+                    [*self._start_prefix(), *prefix, *limiting, *self.argv],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
@@ -449,12 +487,12 @@ class BotProcess:
                 read_only=[Path(p) for p in read_only],
                 info_fd=info_write,
             )
-            self.protections = tuple(plan.protections)
+            self.protections = (*plan.protections, *self._cgroup_protections())
 
             def start() -> subprocess.Popen[bytes]:
                 with _SPAWN_LOCK:
                     proc = subprocess.Popen(
-                        [*reaper.start_prefix(limits.held), *plan.command],
+                        [*self._start_prefix(), *plan.command],
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
                         stderr=subprocess.PIPE,
@@ -665,8 +703,20 @@ class BotProcess:
             return None
 
     def status_text(self) -> str:
-        """How the process ended, e.g. ``killed by signal SIGSEGV``."""
-        return describe_status(self.poll())
+        """How the process ended, e.g. ``killed by signal SIGSEGV``, or ``killed: over
+        its memory limit (256 MiB, shared memory counted)`` when the kernel killed it in
+        its cgroup (a crash that is not the bot's bug, said so)."""
+        status = self.poll()
+        text = describe_status(status)
+        if status is None or not self.memory_killed():
+            return text
+        limit = self.limits.memory or 0
+        over = f"over its memory limit ({limit >> 20} MiB, shared memory counted)"
+        if status == -signal.SIGKILL:
+            return f"killed: {over}"
+        if self.isolated and not self.sandboxed:  # the status is unshare's, not the bot's
+            return f"killed: {over}; {text}"
+        return f"{text}; a process of it was killed {over}"
 
     def cpu_time(self) -> float:
         """CPU seconds used so far by the bot's whole process tree (children included).
@@ -730,6 +780,7 @@ class BotProcess:
         elif self.sandboxed:
             self._reap_inner(max(0.0, end - time.monotonic()))
             reap_sandbox_orphans()
+        self._remove_cgroup()
 
     def close(self, grace: float = 0.2) -> int | None:
         """End the bot: close its input, give it ``grace`` seconds, then kill what is left.
@@ -755,6 +806,7 @@ class BotProcess:
             status = self._status(self.proc.returncode)
         _MAINS.discard(self.pid)
         self._release_uid()
+        self._remove_cgroup()
         self._close_info()
         self._drain.join(timeout=1.0)
         for stream in (self.proc.stdout, self.proc.stderr):

@@ -155,30 +155,50 @@ def strays() -> list[int]:
 def reap_strays() -> list[int]:
     """Kill (SIGKILL) every stray bot process (`strays`); returns their pids.
 
-    Their parent (the host's init, or this process where it is their subreaper) reaps
-    them; a stray in a PID namespace takes the rest of its namespace with it.
+    Also removes the cgroups of dead referees (`lightcycle.sandbox.cgroups.remove_stale`),
+    killing what is left in them. Their parent (the host's init, or this process where it
+    is their subreaper) reaps them; a stray in a PID namespace takes the rest of its
+    namespace with it.
     """
+    from lightcycle.sandbox import cgroups  # here: cgroups imports this module
+
     found = strays()
     for pid in found:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-    return found
+    return sorted({*found, *cgroups.remove_stale()})
 
 
-def start_prefix(held: bool = False) -> tuple[str, ...]:
+def start_prefix(held: bool = False, join: str = "") -> tuple[str, ...]:
     """What every bot command starts with: `death_prefix`, then a shell that checks its
-    parent and, for a spare waiting for its game, holds it (it runs nothing until
-    released, see `lightcycle.sandbox.proctree.hold_prefix`).
+    parent, joins the bot's cgroup and, for a spare waiting for its game, holds it (it
+    runs nothing until released, see `lightcycle.sandbox.proctree.hold_prefix`).
 
     The parent-death signal is set only once ``setpriv`` runs, a millisecond or so after
     the ``fork``: a referee killed in between would leave the new process an orphan that
     nothing kills. So the shell, started after the signal is set, checks that its parent
     is still the referee (``$PPID`` is read when the shell starts) and ends at once if it
     is not; from then on the signal covers it.
+
+    Args:
+        held: hold the program until one line arrives on its stdin.
+        join: shell commands that move the shell into the bot's cgroup
+            (`lightcycle.sandbox.cgroups.BotGroup.join_script`): they run before
+            anything of the bot, and a failure ends the shell (exit status 125, a line
+            on stderr) rather than run the bot without its limits.
     """
     death = death_prefix()
-    if not death:
-        return proctree.hold_prefix() if held else ()
     hold = "read -r _ || exit 0; " if held else ""
-    script = f'[ "$PPID" = {os.getpid()} ] || exit 0; {hold}exec "$@"'
-    return (*death, "/bin/sh", "-c", script, "lightcycle-held" if held else "lightcycle-bot")
+    enter = (
+        f"{{ {join}; }} 2>/dev/null || {{ echo 'lightcycle: cannot join the bot cgroup' >&2; "
+        "exit 125; }; "
+        if join
+        else ""
+    )
+    name = "lightcycle-held" if held else "lightcycle-bot"
+    if not death:
+        if not join:
+            return proctree.hold_prefix() if held else ()
+        return ("/bin/sh", "-c", f'{enter}{hold}exec "$@"', name)
+    script = f'[ "$PPID" = {os.getpid()} ] || exit 0; {enter}{hold}exec "$@"'
+    return (*death, "/bin/sh", "-c", script, name)
