@@ -1,5 +1,8 @@
 """``lightcycle match --sandbox``: a program that reads a file outside its folder.
 
+Without ``--sandbox`` a match runs its programs in the strongest sandbox the host offers
+(``$LIGHTCYCLE_SANDBOX`` sets another default).
+
 The bot copies the starter bot and first tries to read a secret file the test puts
 outside the bot's folder; if it can, it answers garbage, so the verdict tells whether
 the read worked: ``bad_output`` without the sandbox, ``ok`` under the full one.
@@ -8,6 +11,7 @@ the read worked: ``bad_output`` without the sandbox, ``ok`` under the full one.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -15,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
+from lightcycle.referee.players import SANDBOX_VARIABLE
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "examples" / "tron2010" / "bot.py"
@@ -89,3 +94,109 @@ def test_an_unknown_level_is_refused_before_any_game(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--sandbox 'strong': give none, auto or full" in result.output
     assert not out.exists()
+
+
+# -- the default level -----------------------------------------------------------------
+
+
+def _shadow_reader(tmp_path: Path) -> Path:
+    """A starter bot that answers garbage once it has read /etc/shadow, in a folder a
+    pool user id can read."""
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    bot = folder / "bot.py"
+    bot.write_text(PRELUDE.format(secret="/etc/shadow") + STARTER.read_text())
+    folder.chmod(0o755)
+    bot.chmod(0o644)
+    return bot
+
+
+def _reader_verdicts(tmp_path: Path, *options: str) -> dict[str, int]:
+    out = tmp_path / f"out{len(list(tmp_path.iterdir()))}"
+    args = ["match", "--bot", f"cmd:python3 {_shadow_reader_once(tmp_path)}"]
+    args += ["--bot", "builtin:chaser", "-p", "tron2010", "--out", str(out), "--json"]
+    result = runner.invoke(app, [*args, "--spares", "0", *options])
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.stdout)["bots"][0]["verdicts"])
+
+
+def _shadow_reader_once(tmp_path: Path) -> Path:
+    bot = tmp_path / "hostile" / "bot.py"
+    return bot if bot.exists() else _shadow_reader(tmp_path)
+
+
+def test_by_default_a_bot_cannot_read_etc_shadow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No --sandbox: the strongest sandbox this host offers (auto); none reads the file."""
+    from lightcycle.sandbox.check import bwrap_usable
+
+    if not os.access("/etc/shadow", os.R_OK):
+        pytest.skip("this test's user cannot read /etc/shadow even without a sandbox")
+    if not bwrap_usable():
+        pytest.skip("bubblewrap cannot make its namespaces here (lightcycle sandbox check)")
+    monkeypatch.delenv(SANDBOX_VARIABLE, raising=False)
+    assert _reader_verdicts(tmp_path) == {}
+    assert _reader_verdicts(tmp_path, "--sandbox", "none") == {"bad_output": 1}
+    monkeypatch.setenv(SANDBOX_VARIABLE, "none")  # a machine's own default
+    assert _reader_verdicts(tmp_path) == {"bad_output": 1}
+    assert _reader_verdicts(tmp_path, "--sandbox", "auto") == {}
+
+
+def test_a_bad_sandbox_variable_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SANDBOX_VARIABLE, "strong")
+    out = tmp_path / "out"
+    args = ["match", "--bot", "builtin:random", "--bot", "builtin:chaser", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "LIGHTCYCLE_SANDBOX='strong': set it to none, auto or full" in result.output
+    assert not out.exists()
+
+
+def test_an_unreadable_bot_folder_is_refused_saying_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lightcycle.sandbox.check import bwrap_usable
+
+    if os.geteuid() != 0:
+        pytest.skip("only a root referee runs bots as user ids of their own")
+    if not bwrap_usable():
+        pytest.skip("bubblewrap cannot make its namespaces here (lightcycle sandbox check)")
+    monkeypatch.delenv(SANDBOX_VARIABLE, raising=False)
+    bot = _shadow_reader(tmp_path)
+    bot.parent.chmod(0o700)
+    out = tmp_path / "out"
+    args = ["match", "--bot", f"cmd:python3 {bot}", "--bot", "builtin:chaser", "-p", "tron2010"]
+    result = runner.invoke(app, [*args, "--out", str(out)])
+    assert result.exit_code == 2
+    line = " ".join(result.output.split())  # rich wraps long lines
+    assert f"cannot read its folder {bot.parent}" in line
+    assert f"chmod -R o+rX {bot.parent}, or run a bot you trust" in line
+    assert "--sandbox none" in line
+    assert not out.exists()
+
+
+def test_a_c_team_plays_in_the_full_sandbox(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cteam: bot runs lightcycle's own host module: the sandbox binds the package and
+    the team's compiled library, read-only."""
+    from lightcycle.sandbox import SandboxError
+    from lightcycle.sandbox.check import require
+
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed: cteam: bots cannot be compiled")
+    try:
+        require("full")
+    except SandboxError as exc:
+        pytest.skip(str(exc))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    team = ROOT / "examples" / "teams" / "tron_example.c"
+    args = ["match", "--ruleset", "teams", "--map", "court", "--bot", f"cteam:{team}"]
+    args += ["--bot", "builtin:linebot", "--turn-limit", "30", "--sandbox", "full"]
+    result = runner.invoke(app, [*args, "--out", str(tmp_path / "out"), "--json"])
+    assert result.exit_code == 0, result.output
+    team_stats = json.loads(result.stdout)["bots"][0]
+    assert team_stats["name"] == "tron_example.c" and team_stats["verdicts"] == {}

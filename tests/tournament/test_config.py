@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from lightcycle.sandbox import Limits
 from lightcycle.tournament.config import TournamentError, bot_line, load_config, toml_error
 from lightcycle.tournament.duel import parse_pool, random_seeds
 from lightcycle.tournament.plan import make_plan
+from tests.conftest import readable
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = """\
@@ -220,5 +222,61 @@ def test_a_program_that_is_not_executable_is_refused_before_anything_is_written(
     with pytest.raises(TournamentError, match=r"line 3, bot 'cmd:./bot': command './bot' is "):
         make_plan(load_config(path))
     (tmp_path / "bot").chmod(0o755)
-    make_plan(load_config(path))
+    make_plan(load_config(readable(tmp_path) / "t.toml"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot", "t.toml"]
+
+
+# -- the sandbox of bot programs -------------------------------------------------------
+
+TWO = 'maps = ["ring"]\nbots = ["random", "chaser"]\n'
+
+
+def test_sandbox_defaults_to_auto_or_the_machine_s_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LIGHTCYCLE_SANDBOX", raising=False)
+    config = load_config(write(tmp_path, TWO))
+    assert config.sandbox == "auto"
+    assert make_plan(config).limits.sandbox == "auto"  # what every worker gets
+    monkeypatch.setenv("LIGHTCYCLE_SANDBOX", "none")
+    assert load_config(write(tmp_path, TWO)).sandbox == "none"
+    config = load_config(write(tmp_path, 'sandbox = "full"\n' + TWO))  # the file wins
+    assert config.sandbox == "full" and "sandbox" not in config.fingerprint()
+    monkeypatch.setenv("LIGHTCYCLE_SANDBOX", "strong")
+    with pytest.raises(TournamentError, match=r"t\.toml: LIGHTCYCLE_SANDBOX='strong'"):
+        load_config(write(tmp_path, TWO))
+
+
+def test_a_bad_sandbox_names_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, TWO + 'sandbox = "strong"\n')
+    with pytest.raises(TournamentError, match=r'line 3: sandbox = "strong": expected auto, full'):
+        load_config(path)
+
+
+def test_an_unreadable_bot_folder_is_refused_before_anything_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lightcycle.referee.players import sandboxed
+
+    if os.geteuid() != 0:
+        pytest.skip("only a root referee runs bots as user ids of their own")
+    if not sandboxed(Limits(sandbox="auto")):
+        pytest.skip("bubblewrap cannot make its namespaces here (lightcycle sandbox check)")
+    monkeypatch.delenv("LIGHTCYCLE_SANDBOX", raising=False)
+    a = tmp_path / "a"
+    a.mkdir(mode=0o700)
+    (a / "bot").write_text("#!/bin/sh\n", encoding="utf-8")
+    (a / "bot").chmod(0o755)
+    text = 'protocol = "jsonl"\nmaps = ["ring"]\nbots = ["random", "cmd:a/bot"]\n'
+    path = write(tmp_path, text)
+    with pytest.raises(TournamentError) as err:
+        make_plan(load_config(path))
+    message = str(err.value)
+    assert (
+        f"line 3, bot 'cmd:a/bot': the sandboxed bot cannot read its folder {tmp_path}/a" in message
+    )
+    assert f"chmod -R o+rX {a}" in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "t.toml"]
+    make_plan(load_config(write(tmp_path, 'sandbox = "none"\n' + text)))  # a trusted bot
+    readable(a)
+    assert make_plan(load_config(write(tmp_path, text))).limits.sandbox == "auto"

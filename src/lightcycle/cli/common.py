@@ -23,28 +23,37 @@ ProtocolOption = Annotated[
 starts bot programs."""
 
 SandboxOption = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--sandbox",
-        help="Sandbox of bot programs: none (trusted code being debugged), auto (the "
-        "strongest this host offers) or full (every protection, else refuse to start; "
-        "`lightcycle sandbox check` shows what this host has).",
+        help="Sandbox of bot programs: auto (default: the strongest this host offers), "
+        "full (every protection, else refuse to start; `lightcycle sandbox check` shows "
+        "what this host has) or none (a trusted bot being debugged). Default: "
+        "$LIGHTCYCLE_SANDBOX, else auto.",
+        show_default=False,
     ),
 ]
 """``--sandbox``: how program bots are confined (docs/sandbox.md)."""
 
 
-def sandbox_level(level: str) -> str:
-    """Check a ``--sandbox`` value before any game: ``full`` must be available here.
+def sandbox_level(level: str | None) -> str:
+    """The ``--sandbox`` level, checked before any game: ``full`` must be available here.
+
+    Args:
+        level: the option's value; ``None`` (not given): ``$LIGHTCYCLE_SANDBOX``, else
+            ``auto``, so untrusted bots are confined unless someone says otherwise.
 
     Raises:
         SandboxError: an unknown level, or ``full`` on a host that lacks a protection
             (the message names each missing one and how to get it).
     """
+    from lightcycle.referee.players import default_sandbox
     from lightcycle.sandbox import SandboxError
     from lightcycle.sandbox.check import require
 
-    if level not in ("none", "auto", "full"):
+    if level is None:
+        level = default_sandbox()
+    elif level not in ("none", "auto", "full"):
         raise SandboxError(f"--sandbox {level!r}: give none, auto or full")
     require(level)
     return level
@@ -62,6 +71,7 @@ def user_errors() -> Iterator[None]:
     from lightcycle.replay.model import ReplayError
     from lightcycle.rules.ruleset import RulesError
     from lightcycle.sandbox import SandboxError
+    from lightcycle.storage import StorageError
     from lightcycle.tournament.config import TournamentError
     from lightcycle.tournament.store import StoreError
 
@@ -77,6 +87,7 @@ def user_errors() -> Iterator[None]:
         SandboxError,
         TournamentError,
         StoreError,
+        StorageError,
     )
     try:
         yield

@@ -98,7 +98,7 @@ def duel(
     ] = None,
     alpha: Annotated[float, typer.Option(help="SPRT: false-positive rate (H1 wrongly).")] = 0.05,
     beta: Annotated[float, typer.Option(help="SPRT: false-negative rate (H0 wrongly).")] = 0.05,
-    sandbox: SandboxOption = "none",
+    sandbox: SandboxOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -129,13 +129,13 @@ def duel(
     """
     from lightcycle.maps.registry import get_map  # noqa: F401 -- fail early on a broken install
     from lightcycle.referee.clock import TimeControl
-    from lightcycle.referee.players import parse_bot_spec
+    from lightcycle.referee.players import parse_bot_spec, preflight
     from lightcycle.rules.variants import get_ruleset
     from lightcycle.sandbox import Limits
     from lightcycle.tournament.duel import DuelInterrupted, SprtConfig, run_duel
 
     with user_errors():
-        sandbox_level(sandbox)
+        sandbox = sandbox_level(sandbox)
         if games % 2:
             # refused rather than rounded: the report must be of the games asked for
             raise RunOptionError(
@@ -146,6 +146,8 @@ def duel(
             check_free(out)
         spec_a = parse_bot_spec(a, protocol)
         spec_b = parse_bot_spec(b, protocol)
+        for spec in (spec_a, spec_b):
+            preflight(spec, Limits(sandbox=sandbox))
         rs = get_ruleset(ruleset) if ruleset else None
         if turn_limit is not None:
             if rs is None:

@@ -50,7 +50,7 @@ def grade(
         typer.Option(min=0, help="Replace the rubric's seed (game i of each series uses seed+i)."),
     ] = None,
     protocol: ProtocolOption = None,
-    sandbox: SandboxOption = "none",
+    sandbox: SandboxOption = None,
 ) -> None:
     """Grade a bot the way a course does: rows like "wins 3 of 3 games vs RandomBot".
 
@@ -65,7 +65,7 @@ def grade(
     from lightcycle.tournament.rubric import load_rubric
 
     with user_errors():
-        sandbox_level(sandbox)
+        sandbox = sandbox_level(sandbox)
         rub = load_rubric(rubric)
         if out is not None:
             check_free(out)
@@ -96,7 +96,7 @@ def _play(
     seed: int | None,
     out: Path | None,
     quiet: bool,
-    sandbox: str = "none",
+    sandbox: str = "auto",
 ) -> Grade:
     """Grade ``bot`` with a progress bar per series (none with ``quiet`` or off a terminal)."""
     from lightcycle.sandbox import Limits

@@ -6,9 +6,10 @@ schedule, so the second run knows exactly which matches are missing. docs/tourna
 describes every field; `load_config` checks them all before anything is played and names
 the file, the line and what was expected when something is wrong.
 
-Relative paths in the file (``py:`` and ``cteam:`` bots, bot files, map files, ``out``)
-are read from the file's folder, and ``cmd:`` bots run there, so the command works from
-any directory.
+Relative paths in the file (``py:`` and ``cteam:`` bots, bot files, map files, ``out``,
+the paths of ``cmd:`` commands) are read from the file's folder, so the command works from
+any directory; a ``cmd:`` bot runs in its program's folder
+(`lightcycle.referee.players.program_folder`), else in the file's folder.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from typing import Any
 from lightcycle.bots.api import BotError
 from lightcycle.protocols import get_protocol
 from lightcycle.referee.clock import TimeControl
-from lightcycle.referee.players import BotSpec, MissingProtocol, parse_bot_spec
+from lightcycle.referee.players import BotSpec, MissingProtocol, default_sandbox, parse_bot_spec
+from lightcycle.sandbox import SandboxError
 
 FORMATS = ("round-robin", "gauntlet", "swiss", "elimination", "ffa")
 """The tournament formats (docs/tournaments.md#formats)."""
@@ -81,6 +83,8 @@ class TournamentConfig:
         workers: matches played at once (``None``: one per core).
         memory_mb: memory limit of bot programs.
         isolate: process isolation of bot programs (``auto``, ``pidns``, ``none``).
+        sandbox: the sandbox of bot programs (``auto``, ``full``, ``none``; default
+            ``$LIGHTCYCLE_SANDBOX``, else ``auto``): docs/sandbox.md.
     """
 
     path: Path | None
@@ -102,6 +106,7 @@ class TournamentConfig:
     workers: int | None = None
     memory_mb: int = 1024
     isolate: str = "auto"
+    sandbox: str = "auto"
 
     @property
     def base(self) -> Path:
@@ -231,6 +236,7 @@ _KNOWN = {
     "workers": "a whole number >= 1, e.g. workers = 4",
     "memory_mb": "a whole number of MiB, e.g. memory_mb = 512",
     "isolate": "auto, pidns or none",
+    "sandbox": "auto, full or none",
 }
 _TIME_KEYS = set(TimeControl().to_dict())
 _BOT_KEYS = {"spec", "name", "protocol"}
@@ -464,6 +470,14 @@ def load_config(
     isolate = r.string("isolate", "auto")
     if isolate not in ("auto", "pidns", "none"):
         raise r.expect("isolate", isolate)
+    sandbox = r.string("sandbox")
+    if sandbox is None:
+        try:
+            sandbox = default_sandbox()
+        except SandboxError as exc:
+            raise TournamentError(f"{path}: {exc} (or set sandbox in the file)") from None
+    elif sandbox not in ("auto", "full", "none"):
+        raise r.expect("sandbox", sandbox)
     out_text = r.string("out")
     base = path.parent
     out_dir = out if out is not None else base / (out_text if out_text else path.stem)
@@ -487,6 +501,7 @@ def load_config(
         workers=r.integer("workers", None, 1),
         memory_mb=r.integer("memory_mb", 1024, 1) or 1024,
         isolate=isolate or "auto",
+        sandbox=sandbox,
     )
     for i, entry in enumerate(config.bots):
         try:

@@ -20,11 +20,12 @@ from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import UnsupportedGame
 from lightcycle.referee.clock import TimeControl, TimeControlError
 from lightcycle.referee.local import default_ruleset
-from lightcycle.referee.players import BotSpec, make_player, unique_names
+from lightcycle.referee.players import BotSpec, make_player, preflight, unique_names
 from lightcycle.rules.engine import new_game
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.sandbox import Limits
+from lightcycle.sandbox import Limits, SandboxError
+from lightcycle.sandbox.check import require
 from lightcycle.sandbox.process import pidns_prefix
 from lightcycle.tournament.config import FORMATS, TournamentConfig, TournamentError
 from lightcycle.tournament.duel import parse_pool
@@ -250,6 +251,34 @@ def _check_programs(config: TournamentConfig, specs: list[BotSpec], filler: BotS
             f'{config.locate("isolate")}: isolate = "pidns": PID namespaces are not '
             'available on this machine; use isolate = "auto"'
         )
+    if programs:
+        _check_sandbox(config, specs, filler)
+
+
+def _check_sandbox(config: TournamentConfig, specs: list[BotSpec], filler: BotSpec) -> None:
+    """Refuse, before anything is written, a sandbox this host cannot give (``full``) and
+    a bot folder the sandboxed bot could not read, naming the line in the file."""
+    try:
+        require(config.sandbox)
+    except SandboxError as exc:
+        raise TournamentError(
+            f'{config.locate("sandbox")}: sandbox = "{config.sandbox}": {exc}'
+        ) from None
+    limits = _limits(config)
+    for i, spec in enumerate(specs):
+        try:
+            preflight(spec, limits)
+        except SandboxError as exc:
+            raise TournamentError(f"{config.locate_bot(i)}: {exc}") from None
+    try:
+        preflight(filler, limits)
+    except SandboxError as exc:
+        raise TournamentError(f"{config.locate('filler')}: filler: {exc}") from None
+
+
+def _limits(config: TournamentConfig) -> Limits:
+    """The process limits of the tournament's bot programs (sent to every worker)."""
+    return Limits(memory=config.memory_mb << 20, isolate=config.isolate, sandbox=config.sandbox)
 
 
 def _ruleset(config: TournamentConfig, spec: MapSpec, seats: int) -> Ruleset:
@@ -337,5 +366,5 @@ def make_plan(config: TournamentConfig) -> Plan:
         rulesets=tuple(rulesets),
         controls=tuple(controls),
         format=fmt,
-        limits=Limits(memory=config.memory_mb << 20, isolate=config.isolate),
+        limits=_limits(config),
     )
