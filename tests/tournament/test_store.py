@@ -1,8 +1,13 @@
-"""The store: migrations shipped in the package, WAL, one transaction per match, unique keys."""
+"""The store: migrations shipped in the package, WAL, one transaction per match, unique keys.
+
+The tests that hold for any database run on SQLite and on a throwaway PostgreSQL server
+(tests/storage/postgres.py; they skip with the reason where PostgreSQL cannot be had).
+"""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +25,22 @@ from lightcycle.tournament.store import MIGRATIONS, SCHEMA_REVISION, Store, Stor
 
 def _store(tmp_path: Path) -> Store:
     return Store(f"sqlite:///{tmp_path / 'sub' / 't.db'}")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database URL of each kind; the SQLite file's folder does not exist yet."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'sub' / 't.db'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    """An empty store on each kind of database."""
+    opened = Store(url)
+    yield opened
+    opened.close()
 
 
 def _setup(store: Store) -> int:
@@ -56,8 +77,7 @@ def _result(key: str) -> MatchResult:
     )
 
 
-def test_several_matches_commit_in_one_transaction_each_whole(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_several_matches_commit_in_one_transaction_each_whole(store: Store) -> None:
     tid = _setup(store)
     ids = store.entrant_ids(tid)
     m1, m2 = store.matches(tid)
@@ -85,12 +105,10 @@ def test_the_newest_migration_is_the_stores_revision() -> None:
     assert ScriptDirectory.from_config(cfg).get_current_head() == SCHEMA_REVISION
 
 
-def test_the_migrations_build_exactly_the_stores_tables(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_the_migrations_build_exactly_the_stores_tables(store: Store) -> None:
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
     assert diff == []
-    store.close()
 
 
 def test_sqlite_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
@@ -104,17 +122,17 @@ def test_sqlite_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
     assert raw.execute("SELECT version_num FROM alembic_version").fetchone() == (SCHEMA_REVISION,)
 
 
-def test_opening_again_keeps_everything(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_opening_again_keeps_everything(url: str) -> None:
+    store = Store(url)
     tid = _setup(store)
     store.close()
-    again = _store(tmp_path)
+    again = Store(url)
     assert [m.key for m in again.matches(tid)] == ["m1", "m2"]
     assert again.matches(tid)[0].seats == (0, 1)
+    again.close()
 
 
-def test_a_result_and_its_rating_updates_commit_together(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_a_result_and_its_rating_updates_commit_together(store: Store) -> None:
     tid = _setup(store)
     ids = store.entrant_ids(tid)
     m1 = store.matches(tid)[0]
@@ -141,8 +159,7 @@ def test_a_result_and_its_rating_updates_commit_together(tmp_path: Path) -> None
         assert conn.exec_driver_sql("SELECT count(*) FROM rating_updates").scalar() == 4
 
 
-def test_match_keys_are_unique_per_tournament(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_match_keys_are_unique_per_tournament(store: Store) -> None:
     tid = _setup(store)
     row = {
         "key": "m1",
@@ -162,8 +179,7 @@ def test_match_keys_are_unique_per_tournament(tmp_path: Path) -> None:
     assert len(store.tournaments()) == 2
 
 
-def test_delete_results_from_a_point_on(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_delete_results_from_a_point_on(store: Store) -> None:
     tid = _setup(store)
     ids = store.entrant_ids(tid)
     book = RatingBook()
@@ -176,7 +192,7 @@ def test_delete_results_from_a_point_on(tmp_path: Path) -> None:
 
 
 def test_an_interrupted_migration_leaves_no_half_made_schema(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from alembic.operations import Operations
 
@@ -191,13 +207,15 @@ def test_an_interrupted_migration_leaves_no_half_made_schema(
 
     monkeypatch.setattr(Operations, "create_table", create_table)
     with pytest.raises(KeyboardInterrupt):
-        Store(f"sqlite:///{tmp_path / 't.db'}")
-    raw = sqlite3.connect(tmp_path / "t.db")
-    assert raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == []
-    raw.close()
+        Store(url)
+    engine = sa.create_engine(url)  # a plain engine: nothing of the store's set-up
+    with engine.connect() as conn:
+        assert sa.inspect(conn).get_table_names() == []
+    engine.dispose()
     monkeypatch.setattr(Operations, "create_table", real)
-    store = Store(f"sqlite:///{tmp_path / 't.db'}")  # the next run migrates from scratch
+    store = Store(url)  # the next run migrates from scratch
     assert store.tournaments() == []
+    store.close()
 
 
 @pytest.mark.parametrize(
@@ -213,8 +231,7 @@ def test_bad_urls_say_what_to_do(url: str, message: str) -> None:
         Store(url)
 
 
-def test_a_tournament_without_results_takes_a_new_configuration(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_a_tournament_without_results_takes_a_new_configuration(store: Store) -> None:
     tid = _setup(store)
     entrants = [("A", "a", False), ("C", "c", False), ("D", "d", False)]
     store.replace_tournament(tid, "gauntlet", '{"seed": 2}', entrants)
@@ -224,8 +241,7 @@ def test_a_tournament_without_results_takes_a_new_configuration(tmp_path: Path) 
     assert store.matches(tid) == []  # the next run schedules from the new file
 
 
-def test_a_tournament_with_a_result_keeps_its_configuration(tmp_path: Path) -> None:
-    store = _store(tmp_path)
+def test_a_tournament_with_a_result_keeps_its_configuration(store: Store) -> None:
     tid = _setup(store)
     first = store.matches(tid)[0]
     ups = RatingBook().rate([("A", 1), ("B", 2)])

@@ -1,8 +1,9 @@
 """The tournament store: results, ratings and replay paths in a database.
 
-SQLite in the output folder by default (any SQLAlchemy URL works, PostgreSQL included).
-The schema is created and upgraded by the alembic migrations shipped in
-``lightcycle/tournament/migrations``, run when the store opens, in one transaction.
+SQLite in the output folder by default, PostgreSQL by URL; opened and migrated through
+`lightcycle.storage` (the shared database layer). The schema is created and upgraded by the
+alembic migrations shipped in ``lightcycle/tournament/migrations``, run when the store
+opens, in one transaction.
 
 What makes a tournament safe to kill at any moment:
 
@@ -14,13 +15,14 @@ What makes a tournament safe to kill at any moment:
 - **A unique key per match.** The schedule is deterministic (`lightcycle.tournament.schedule`)
   and each match's key is unique in the tournament, as is each result per match: a
   resumed run cannot record a match twice.
-- **WAL mode** with ``synchronous=NORMAL``: readers (a report) never block the runner,
-  and a killed process never corrupts the file. A power cut may lose the last few
-  commits; they are missing matches, which the next run plays again.
+- **WAL mode** with ``synchronous=NORMAL`` (`lightcycle.storage.open_engine`): readers (a
+  report) never block the runner, and a killed process never corrupts the file. A power
+  cut may lose the last few commits; they are missing matches, which the next run plays
+  again.
 
 On SQLite, pysqlite's own transaction handling (which does not make DDL transactional)
-is replaced by an explicit ``BEGIN``, as the SQLAlchemy documentation recommends, so a
-migration interrupted half way leaves no half-made schema behind.
+is replaced by an explicit ``BEGIN`` (`lightcycle.storage`), so a migration interrupted
+half way leaves no half-made schema behind.
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
+from lightcycle import storage
 from lightcycle.tournament.ratings import RatingUpdate
 from lightcycle.tournament.results import MatchResult, SeatResult
 
@@ -43,6 +45,11 @@ SCHEMA_REVISION = "0001"
 """The newest migration (a test checks it is alembic's head)."""
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+VERSION_TABLE = "alembic_version"
+"""The tournament's alembic version table: alembic's default name, which databases made
+before other components shared the database already have (the game server's is
+``lightcycle_server_version``)."""
 
 metadata = sa.MetaData()
 
@@ -235,73 +242,30 @@ def _now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
-def _sqlite_setup(engine: Engine) -> None:
-    """WAL, foreign keys, and transactions that SQLite really begins (DDL included)."""
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
-        cur = dbapi_connection.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN")
-
-
 def migrate(engine: Engine) -> None:
     """Bring the schema to `SCHEMA_REVISION` with the shipped alembic migrations."""
-    with engine.connect() as conn:
-        if sa.inspect(conn).has_table("alembic_version"):
-            current = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
-            if current == SCHEMA_REVISION:
-                return
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    storage.migrate(engine, MIGRATIONS, VERSION_TABLE, head=SCHEMA_REVISION)
 
 
 class Store:
     """A tournament database (see the module docstring).
 
     Args:
-        url: an SQLAlchemy URL (``sqlite:///path/tournament.db``, ``postgresql://...``).
+        url: an SQLAlchemy URL (``sqlite:///path/tournament.db``, ``postgresql://...``);
+            a missing folder of an SQLite file is made.
     """
 
     def __init__(self, url: str) -> None:
         self.url = url
         try:
-            parsed = sa.engine.make_url(url)
-            backend = parsed.get_backend_name()
-            if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
-                Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True)
-            self.engine = sa.create_engine(url)
-        except (sa.exc.ArgumentError, ValueError) as exc:
-            raise StoreError(
-                f"bad database URL {url!r}: {exc}; e.g. sqlite:///results/t.db or "
-                "postgresql://user@host/db"
-            ) from None
-        except ModuleNotFoundError as exc:
-            raise StoreError(
-                f"no database driver for {url!r}: install it (pip install {exc.name})"
-            ) from None
-        except OSError as exc:
-            raise StoreError(f"cannot make the database's folder for {url!r}: {exc}") from None
-        if self.engine.dialect.name == "sqlite":
-            _sqlite_setup(self.engine)
+            self.engine = storage.open_engine(url, make_folder=True)
+        except storage.StorageError as exc:
+            raise StoreError(str(exc)) from None
         try:
             migrate(self.engine)
-        except sa.exc.OperationalError as exc:
-            raise StoreError(f"cannot open the database {url}: {exc.orig}") from None
+        except storage.StorageError as exc:
+            self.engine.dispose()
+            raise StoreError(str(exc)) from None
 
     def close(self) -> None:
         """Release the connections."""
