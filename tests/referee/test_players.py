@@ -2,23 +2,32 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
+import lightcycle
 from lightcycle.bots.api import BotError
 from lightcycle.bots.registry import builtin_names
 from lightcycle.referee.players import (
+    SANDBOX_VARIABLE,
     BotSpec,
     InProcessPlayer,
     ProgramPlayer,
+    check_readable,
+    default_sandbox,
+    launch,
+    lightcycle_folders,
     make_player,
     parse_bot_spec,
+    program_folder,
     program_name,
     read_bot_file,
 )
-from lightcycle.sandbox import Limits
+from lightcycle.sandbox import Limits, SandboxError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -166,6 +175,7 @@ cpu = 30
         command=("./mybot", "--level", "very hard"),
         protocol="aichallenge",
         cwd=(tmp_path / "build").resolve(),
+        folder=(tmp_path / "build").resolve(),  # a bot file's cwd is the bot's folder
         time={"move": 0.5, "first_move": 2.0, "bank": 1.5, "average": 0.25, "cpu": 30.0},
         memory=256 << 20,
     )
@@ -181,6 +191,7 @@ def test_bot_file_with_a_command_list_and_defaults(tmp_path: Path) -> None:
     assert spec.command == ("python3", "my bot.py")
     assert spec.protocol == "jsonl"
     assert spec.cwd == sub.resolve()  # the file's folder
+    assert spec.folder is None  # no cwd key: the program's own folder (launch)
     assert spec.name is None and spec.time == {} and spec.memory is None
 
 
@@ -348,7 +359,166 @@ def test_cteam_spec_compiles_the_c_team_and_runs_it_over_jsonl(
     assert (spec.kind, spec.protocol, spec.name) == ("program", "jsonl", "tron_example.c")
     assert spec.command[1:3] == ("-m", "lightcycle.hosts.cteam")
     assert spec.command[-1].startswith(str(tmp_path / "cache"))
+    # it runs in its source's folder, and its sandbox reads its library and lightcycle
+    assert spec.folder == example.parent and spec.read_only == (Path(spec.command[-1]),)
+    player = make_player(spec, Limits(), None)  # starts nothing
+    assert isinstance(player, ProgramPlayer) and player.folder == example.parent
+    package = Path(lightcycle.__file__).resolve().parent
+    assert player.read_only == (Path(spec.command[-1]), package)
     broken = tmp_path / "broken.c"
     broken.write_text("int getName( {\n")
     with pytest.raises(BotError, match=r"(?s)cteam:.*broken\.c:1:"):
         parse_bot_spec(f"cteam:{broken}")
+
+
+# -- a program's own folder ----------------------------------------------------------
+
+FOLDERS = """
+# command (run from the base)        the bot's folder ("-": none, a system program)
+./bots/a/bot                         bots/a
+bots/a/bot                           bots/a
+python3 bots/a/bot.py                bots/a
+python3 -u -X dev bots/a/bot.py      bots/a
+python3.11 bots/b/bot.py             bots/b
+/usr/bin/python3 bots/a/bot.py       bots/a
+pypy3 bots/b/bot.py                  bots/b
+node bots/b/bot.js                   bots/b
+java -jar bots/b/bot.jar             bots/b
+bash bots/a/run.sh                   bots/a
+./bots/a/run.sh --fast               bots/a
+python3 -m bots.a                    -
+python3 -c 'print(1)'                -
+sh -c ./bots/a/bot                   -
+python3 missing.py                   -
+bots/a/missing                       -
+mybot                                -
+cat                                  -
+/bin/cat                             -
+/usr/bin/env                         -
+"""
+
+TREE = ("bots/a/bot", "bots/a/bot.py", "bots/a/run.sh", "bots/b/bot.py", "bots/b/bot.js")
+TREE += ("bots/b/bot.jar", "bots/a/w.txt", "data.txt")
+
+
+def _tree(base: Path) -> None:
+    for name in TREE:
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text("")
+        (base / name).chmod(0o755)
+
+
+def _rows(table: str) -> list[tuple[str, str]]:
+    rows = []
+    for line in table.strip().splitlines():
+        if line.startswith("#"):
+            continue
+        command, _, folder = line.rpartition(" ")
+        rows.append((command.strip(), folder))
+    return rows
+
+
+@pytest.mark.parametrize(("command", "folder"), _rows(FOLDERS))
+def test_program_folder(tmp_path: Path, command: str, folder: str) -> None:
+    _tree(tmp_path)
+    expected = None if folder == "-" else tmp_path / folder
+    assert program_folder(shlex.split(command), tmp_path) == expected
+
+
+LAUNCHES = """
+# command (run from the base)          the bot's folder | the argv it gets (BASE: the base)
+./bots/a/bot                           bots/a | ./bot
+python3 bots/a/bot.py bots/a/w.txt     bots/a | python3 bot.py w.txt
+python3 bots/a/bot.py data.txt         bots/a | python3 bot.py BASE/data.txt
+python3 bots/a/bot.py --fast 3         bots/a | python3 bot.py --fast 3
+python3 -m bots.a                      BASE   | python3 -m bots.a
+mybot data.txt                         BASE   | mybot data.txt
+"""
+
+
+@pytest.mark.parametrize("line", LAUNCHES.strip().splitlines()[1:])
+def test_launch_runs_the_bot_in_its_folder(tmp_path: Path, line: str) -> None:
+    """Paths of the command are read from where it was given; the bot gets them relative
+    to its own folder, its working directory (absolute when outside it)."""
+    _tree(tmp_path)
+    left, _, argv = line.partition("|")
+    command, folder = left.rsplit(maxsplit=1)
+    argv_given = tuple(shlex.split(command))
+    spec = BotSpec(text=command, kind="program", command=argv_given, cwd=tmp_path)
+    got_argv, got_folder = launch(spec)
+    assert got_folder == (tmp_path if folder == "BASE" else tmp_path / folder)
+    assert " ".join(got_argv) == argv.strip().replace("BASE", str(tmp_path))
+
+
+def test_a_bot_file_cwd_wins_over_the_program_folder(tmp_path: Path) -> None:
+    _tree(tmp_path)
+    path = write(tmp_path, 'command = "python3 bots/a/bot.py"\nprotocol = "sexp"\ncwd = "."\n')
+    assert launch(read_bot_file(path)) == (("python3", "bots/a/bot.py"), tmp_path.resolve())
+    path = write(tmp_path, 'command = "python3 bots/a/bot.py"\nprotocol = "sexp"\n', "b.toml")
+    assert launch(read_bot_file(path)) == (("python3", "bot.py"), tmp_path.resolve() / "bots/a")
+
+
+def test_a_program_bot_runs_in_its_own_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Relative paths inside the bot are relative to its folder, wherever the referee runs."""
+    bot = tmp_path / "bots" / "a" / "bot.py"
+    bot.parent.mkdir(parents=True)
+    bot.write_text("import os, sys\nsys.stdout.write(os.getcwd() + '\\n')\n")
+    monkeypatch.chdir(tmp_path)
+    player = make_player(parse_bot_spec("cmd:python3 bots/a/bot.py", "jsonl"), Limits(), None)
+    assert isinstance(player, ProgramPlayer)
+    proc, _ = player.ensure_process("cwd.log")
+    try:
+        assert proc.wait_exit(10) == 0
+        assert proc.read().decode().strip() == str(bot.parent)
+    finally:
+        player.shutdown()
+
+
+def test_lightcycle_bots_get_the_package() -> None:
+    package = Path(lightcycle.__file__).resolve().parent
+    assert (package / "hosts" / "cteam").is_dir()
+    for argv in (("python3", "-m", "lightcycle.hosts.cteam", "x.so"), ("py", "-m", "lightcycle")):
+        assert lightcycle_folders(argv) == (package,)
+    for argv in (("python3", "-m", "lightcyclefoo"), ("python3", "lightcycle"), ("-m",)):
+        assert lightcycle_folders(argv) == ()
+
+
+# -- the sandbox level and readable folders --------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "level"), [(None, "auto"), ("", "auto"), (" full ", "full")])
+def test_default_sandbox(monkeypatch: pytest.MonkeyPatch, value: str | None, level: str) -> None:
+    if value is None:
+        monkeypatch.delenv(SANDBOX_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(SANDBOX_VARIABLE, value)
+    assert default_sandbox() == level
+
+
+def test_default_sandbox_refuses_a_bad_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(SANDBOX_VARIABLE, "strong")
+    with pytest.raises(SandboxError, match="LIGHTCYCLE_SANDBOX='strong': set it to none, auto"):
+        default_sandbox()
+
+
+def test_an_unreadable_folder_is_refused_saying_what_to_do(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only a root referee runs bots as other user ids (the uid pool)")
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    (folder / "bot").write_text("#!/bin/sh\n")
+    (folder / "bot").chmod(0o700)
+    with pytest.raises(SandboxError) as err:
+        check_readable(("./bot",), folder, Limits(sandbox="full"))
+    message = str(err.value)
+    assert f"cannot read its folder {folder}" in message
+    assert f"chmod -R o+rX {folder}" in message and "--sandbox none" in message
+    folder.chmod(0o755)
+    with pytest.raises(SandboxError, match=f"cannot read its program {folder / 'bot'}"):
+        check_readable(("./bot",), folder, Limits(sandbox="full"))
+    (folder / "bot").chmod(0o755)
+    check_readable(("./bot",), folder, Limits(sandbox="full"))
+    folder.chmod(0o700)
+    check_readable(("./bot",), folder, Limits(sandbox="none"))  # runs as the referee

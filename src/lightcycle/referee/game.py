@@ -23,6 +23,7 @@ its budget in child processes without answering is disqualified, not merely time
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import threading
@@ -544,7 +545,10 @@ class Game:
                 limit = allowance if allowance != float("inf") else None
                 answer = bot.move(View(state, seat, limit))
             except Exception as exc:  # a bot's bug costs its seat, nothing more
-                self._fail(seat, Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}"))
+                said = getattr(exc, "verdict", None)  # an HTTP bot's failure names its verdict
+                if not isinstance(said, Verdict):
+                    said = Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}")
+                self._fail(seat, said)
                 continue
             elapsed = _now() - t0
             if cpu is not None:
@@ -624,6 +628,10 @@ class Game:
                 self.records[seat].info = {k: float(v) for k, v in bot.report().items()}
             except Exception:  # a report is a courtesy: a bug in it loses only the report
                 self.records[seat].info = {}
+            end = getattr(bot, "end", None)  # an HTTP bot's POST /end
+            if end is not None and self.state.outcome is not None:
+                with contextlib.suppress(Exception):  # the game is over: nothing depends on it
+                    end(View(self.state, seat))
         for _seat, w in self.wires.items():
             player = w.record.player
             assert isinstance(player, ProgramPlayer)

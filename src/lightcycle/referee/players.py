@@ -10,7 +10,13 @@ A spec on the command line is one of:
 - ``path/to/bot.toml``: a bot file naming its command, protocol, working directory,
   time settings and display name;
 - ``cteam:path/to/team.c``: a team of the C team course (``teams@1``), compiled to a
-  shared library and run in a host process that speaks ``jsonl`` (docs/cteam.md).
+  shared library and run in a host process that speaks ``jsonl`` (docs/cteam.md);
+- ``http://HOST:PORT`` (or ``https://``): a Battlesnake web server, asked over HTTP by
+  an in-process player (`lightcycle.referee.http_bot`, docs/battlesnake.md).
+
+A program bot runs in its own folder (`program_folder`): ``cmd:./bots/a/bot`` and
+``cmd:python3 bots/a/bot.py`` run in ``bots/a``, as a judge would run them, and in the
+sandbox that folder is the one host folder the bot can read. A bot file's ``cwd`` wins.
 
 A program is started once and kept for every turn of a game, and for every game of a
 match where its protocol allows (``jsonl``) or where its author says it may (``reuse``, for
@@ -21,9 +27,13 @@ background (`lightcycle.sandbox.SparePool`), so games do not wait for process st
 
 from __future__ import annotations
 
+import itertools
+import os
+import re
 import shlex
 import time
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +43,25 @@ from lightcycle.bots.registry import make_bot
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec
 from lightcycle.referee.clock import TimeControl
-from lightcycle.sandbox import BotProcess, Limits, SparePool
+from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool
+from lightcycle.sandbox.process import SANDBOX_LEVELS
+
+SANDBOX_VARIABLE = "LIGHTCYCLE_SANDBOX"
+"""The environment variable that sets the sandbox level of commands and tournaments that
+do not choose one (``none``, ``auto`` or ``full``; default ``auto``): a course machine sets
+``full`` so that nothing runs a bot with less."""
+
+
+def default_sandbox() -> str:
+    """The sandbox level when none is given: ``$LIGHTCYCLE_SANDBOX``, else ``auto``.
+
+    Raises:
+        SandboxError: the variable holds something else than none, auto or full.
+    """
+    value = os.environ.get(SANDBOX_VARIABLE, "").strip() or "auto"
+    if value not in SANDBOX_LEVELS:
+        raise SandboxError(f"{SANDBOX_VARIABLE}={value!r}: set it to none, auto or full")
+    return value
 
 
 @dataclass(frozen=True)
@@ -42,11 +70,18 @@ class BotSpec:
 
     Attributes:
         text: the spec as given.
-        kind: ``inproc`` (built-in and ``py:`` bots) or ``program``.
+        kind: ``inproc`` (built-in and ``py:`` bots), ``program``, or ``http`` (a
+            Battlesnake server; ``text`` is its URL).
         name: the display name (``None``: from the bot or the command).
         command: the program's argv.
         protocol: the program's wire protocol.
-        cwd: the program's working directory.
+        cwd: where the command's relative paths are read from (``None``: the referee's
+            current directory).
+        folder: the program's own folder when its spec fixes it (a bot file's ``cwd``, a
+            C team's source folder); ``None``: derived from the command
+            (`program_folder`).
+        read_only: more files or folders the sandboxed program reads (a C team's
+            compiled library).
         time: time-control overrides from a bot file.
         memory: the program's memory limit in bytes (``None``: the match default).
         reuse: keep the process from game to game although the protocol cannot say that
@@ -60,6 +95,8 @@ class BotSpec:
     command: tuple[str, ...] = ()
     protocol: str | None = None
     cwd: Path | None = None
+    folder: Path | None = None
+    read_only: tuple[Path, ...] = ()
     time: dict[str, Any] = field(default_factory=dict)
     memory: int | None = None
     reuse: bool = False
@@ -85,6 +122,10 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
         BotError: naming what is wrong and the accepted forms.
     """
     t = text.strip()
+    if t.startswith(("http://", "https://")):
+        from lightcycle.referee.http_bot import check_url
+
+        return BotSpec(text=check_url(t), kind="http")
     if t.startswith("cteam:"):
         from lightcycle.hosts.cteam import CTeamError, team_bot_command
 
@@ -93,7 +134,17 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
             argv = team_bot_command(source)
         except CTeamError as exc:
             raise BotError(f"{t}: {exc}") from None
-        return BotSpec(text=t, kind="program", name=source.name, command=argv, protocol="jsonl")
+        # the team runs in its source's folder; its library may lie in a cache shared
+        # with other teams' libraries, so the sandbox gets that one file only
+        return BotSpec(
+            text=t,
+            kind="program",
+            name=source.name,
+            command=argv,
+            protocol="jsonl",
+            folder=source.resolve().parent,
+            read_only=(Path(argv[-1]),),
+        )
     if t.startswith("cmd:"):
         try:
             argv = tuple(shlex.split(t[4:]))
@@ -139,7 +190,9 @@ def read_bot_file(path: Path, protocol: str | None = None, reuse: bool = False) 
     """Read a TOML bot file.
 
     Keys: ``command`` (a string or a list, required), ``protocol`` (default: the match's
-    ``--protocol``), ``name``, ``cwd`` (relative to the file; default the file's folder),
+    ``--protocol``), ``name``, ``cwd`` (relative to the file: the bot's working directory
+    and own folder; default: the command's paths are read from the file's folder, and the
+    bot runs in its program's folder, `program_folder`),
     ``memory_mb``, ``reuse`` (true: keep the process from game to game, for a stateless
     ``tron2010`` bot; default: the match's ``--reuse-processes``), and a ``[time]`` table
     (``move``, ``first_move``, ``bank``, ``average``, ``cpu`` in seconds).
@@ -184,6 +237,7 @@ def read_bot_file(path: Path, protocol: str | None = None, reuse: bool = False) 
     if not isinstance(cwd_text, str):
         raise BotError(f'{path}: "cwd" must be a string (a folder)')
     cwd = (path.parent / cwd_text).resolve()
+    folder = cwd if "cwd" in data else None
     if not cwd.is_dir():
         raise BotError(f"{path}: cwd {cwd} is not a folder")
     timing = data.get("time", {})
@@ -218,6 +272,7 @@ def read_bot_file(path: Path, protocol: str | None = None, reuse: bool = False) 
         command=argv,
         protocol=proto,
         cwd=cwd,
+        folder=folder,
         time={k: float(v) for k, v in timing.items()},
         memory=memory * (1 << 20) if memory is not None else None,
         reuse=keep,
@@ -297,15 +352,18 @@ class ProgramPlayer(Player):
         self.spares_unused = 0
         self.pool: SparePool | None = None
         self.name = spec.name or program_name(spec.command, spec.cwd)
+        self.argv, self.folder = launch(spec)
+        self.read_only = (*spec.read_only, *lightcycle_folders(self.argv))
+        check_readable(self.argv, self.folder, self.limits)
 
     def _start(self) -> BotProcess:
-        return BotProcess(self.spec.command, cwd=self.spec.cwd, limits=self.limits)
+        return BotProcess(self.argv, cwd=self.folder, limits=self.limits, read_only=self.read_only)
 
     def _start_spare(self) -> BotProcess:
         """A spare: started held, so it runs nothing (and takes no CPU from a game being
         timed) until the pool releases it for its own game."""
         limits = replace(self.limits, held=True)
-        return BotProcess(self.spec.command, cwd=self.spec.cwd, limits=limits)
+        return BotProcess(self.argv, cwd=self.folder, limits=limits, read_only=self.read_only)
 
     def ensure_process(self, log_name: str) -> tuple[BotProcess, bool]:
         """The running process, taking a new one if needed; and whether it is new.
@@ -379,6 +437,160 @@ class ProgramPlayer(Player):
             self.pool = None
 
 
+INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|bun|deno|ruby|perl|php|lua|luajit|Rscript|julia|sh|bash|dash"
+    r"|zsh|ksh|java|tclsh|guile|racket|ocaml|escript)[0-9.]*"
+)
+"""Programs that run a script named among their arguments (``python3 bots/a/bot.py``):
+the bot's folder is the script's, not the interpreter's."""
+
+CODE_OPTIONS = ("-c", "-m", "-e", "-E", "--eval")
+"""Interpreter options after which the bot is code or a module, not a file."""
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc")
+
+
+def _is_system(folder: Path) -> bool:
+    return any(folder == Path(d) or Path(d) in folder.parents for d in SYSTEM_DIRS)
+
+
+def program_folder(command: Sequence[str], base: Path) -> Path | None:
+    """The folder of the program a bot command runs, or ``None`` (the system's program).
+
+    - ``./bots/a/bot`` (a path): ``bots/a``;
+    - ``python3 bots/a/bot.py`` (a known interpreter, `INTERPRETER`): the folder of the
+      first argument that is an existing file (``java -jar bots/a/bot.jar`` too);
+      ``None`` where the bot is code or a module (``python3 -m pkg``, ``sh -c ...``);
+    - ``mybot`` (a bare name on the ``PATH``), or a program in a system folder: ``None``.
+
+    Args:
+        command: the bot's argv.
+        base: where its relative paths are read from.
+    """
+    if not command:
+        return None
+    program = command[0]
+    if INTERPRETER.fullmatch(Path(program).name):
+        for arg in command[1:]:
+            if arg in CODE_OPTIONS:
+                return None
+            if arg.startswith("-"):
+                continue
+            path = base / arg
+            if path.is_file():
+                return _own_folder(path)
+        return None
+    if os.sep in program and (base / program).is_file():
+        return _own_folder(base / program)
+    return None
+
+
+def _own_folder(path: Path) -> Path | None:
+    folder = Path(os.path.abspath(path)).parent
+    return None if _is_system(folder) else folder
+
+
+def launch(spec: BotSpec) -> tuple[tuple[str, ...], Path | None]:
+    """The argv and working directory a program bot is started with.
+
+    The working directory is the bot's own folder: the spec's (a bot file's ``cwd``),
+    else its program's (`program_folder`), else the spec's ``cwd`` (``None``: the
+    referee's current directory) as for a program on the ``PATH``. Relative paths of the
+    command, read from ``spec.cwd``, are rewritten for the new working directory: relative
+    inside the folder (``./bot``, ``bot.py``), absolute outside it.
+    """
+    base = spec.cwd if spec.cwd is not None else Path.cwd()
+    folder = spec.folder if spec.folder is not None else program_folder(spec.command, base)
+    if folder is None:
+        return spec.command, spec.cwd
+    folder = Path(os.path.abspath(folder))
+    if Path(os.path.abspath(base)) == folder:
+        return spec.command, folder
+    argv = [_rebase(arg, i == 0, base, folder) for i, arg in enumerate(spec.command)]
+    return tuple(argv), folder
+
+
+def _rebase(arg: str, program: bool, base: Path, folder: Path) -> str:
+    """``arg`` read from ``folder`` instead of ``base``, if it names an existing path."""
+    if arg.startswith("-") or os.path.isabs(arg) or (program and os.sep not in arg):
+        return arg
+    path = Path(os.path.abspath(base / arg))
+    if not os.path.lexists(path):
+        return arg
+    if path == folder or folder not in path.parents:
+        return str(path)
+    inside = str(path.relative_to(folder))
+    return f".{os.sep}{inside}" if program else inside
+
+
+def lightcycle_folders(argv: Sequence[str]) -> tuple[Path, ...]:
+    """The installed lightcycle package, for a bot that runs its code
+    (``python -m lightcycle.hosts.cteam ...``): the sandbox binds it read-only."""
+    for option, module in itertools.pairwise(argv):
+        if option == "-m" and (module == "lightcycle" or module.startswith("lightcycle.")):
+            import lightcycle
+
+            return (Path(lightcycle.__file__).resolve().parent,)
+    return ()
+
+
+def sandboxed(limits: Limits) -> bool:
+    """Whether bots started with ``limits`` run in the bubblewrap sandbox on this host."""
+    if limits.sandbox == "none":
+        return False
+    if limits.sandbox == "full":
+        return True
+    from lightcycle.sandbox.check import bwrap_usable
+
+    return bwrap_usable()
+
+
+def check_readable(argv: Sequence[str], folder: Path | None, limits: Limits) -> None:
+    """Refuse, before any game, a bot folder its sandbox user could not read.
+
+    A root referee runs each sandboxed bot as a user id of its own from a pool, which
+    reads the bot's folder and program through the permissions for others; a folder made
+    by a tool that keeps them closed (pytest's, ``mktemp -d``: mode 0700) would otherwise
+    give a bot that crashes on its first turn.
+
+    Raises:
+        SandboxError: naming the folder, the fix and the way to run a trusted bot.
+    """
+    if os.geteuid() != 0 or not sandboxed(limits):
+        return
+    where = Path(os.path.abspath(folder if folder is not None else Path.cwd()))
+    program = where / argv[0] if os.sep in argv[0] else None
+    if program is not None and not program.is_file():
+        return  # the start refuses it, saying the program is missing
+    what: str | None = None
+    if where.is_dir() and where.stat().st_mode & 0o005 != 0o005:
+        what = f"its folder {where}" if folder is not None else f"the current folder {where}"
+    elif program is not None and program.stat().st_mode & 0o004 == 0:
+        what = f"its program {program}"
+    if what is None:
+        return
+    fix = f"chmod -R o+rX {where}"
+    if folder is None:  # a program on the PATH runs in the referee's folder
+        fix = f"run it from a folder others can read, or {fix}"
+    raise SandboxError(
+        f"the sandboxed bot cannot read {what} (it runs as a user id of its own, with the "
+        f"rights of others): {fix}, or run a bot you trust without the sandbox "
+        '(--sandbox none; sandbox = "none" in a tournament file)'
+    )
+
+
+def preflight(spec: BotSpec, limits: Limits) -> None:
+    """Check, without starting it, that a program bot's sandbox can read its folder
+    (`check_readable`): commands call this before they write anything.
+
+    Raises:
+        SandboxError: as `check_readable`.
+    """
+    if spec.kind == "program" and spec.command:
+        argv, folder = launch(spec)
+        check_readable(argv, folder, limits)
+
+
 def program_name(argv: tuple[str, ...], cwd: Path | None = None) -> str:
     """A short display name for a command: its script (``tron2010/bot.py``) or program."""
     for arg in reversed(argv[1:]):
@@ -405,4 +617,8 @@ def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None, spares: int
     """The player for ``spec`` (``spares``: see `ProgramPlayer`)."""
     if spec.kind == "program":
         return ProgramPlayer(spec, limits, log_dir, spares)
+    if spec.kind == "http":
+        from lightcycle.referee.http_bot import HttpPlayer
+
+        return HttpPlayer(spec)
     return InProcessPlayer(spec)
