@@ -18,6 +18,7 @@ marked incomplete are kept, and `MatchInterrupted` carries the partial result.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -30,6 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from lightcycle.core.state import GameState
 from lightcycle.maps.spec import MapError, MapSpec
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import UnsupportedGame
@@ -304,6 +306,7 @@ def run_match(
     on_game: Callable[[int, GameRecord], None] | None = None,
     extra_params: tuple[tuple[str, str], ...] = (),
     spares: int = DEFAULT_SPARES,
+    on_turn: Callable[[int, GameState], None] | None = None,
 ) -> MatchResult:
     """Play ``games`` games and tally them.
 
@@ -330,6 +333,7 @@ def run_match(
         extra_params: more parameters announced by protocols with a parameter list.
         spares: processes started ahead for each program that needs a new one per game
             (0: start each when its game begins; see `ProgramPlayer`).
+        on_turn: called with the game's index and every state (a live view).
 
     Raises:
         MapError, RulesError, UnsupportedGame: a map of the pool the bots cannot play.
@@ -373,6 +377,7 @@ def run_match(
                 seed=seed + i,
                 controls=[controls[m][b] for b in order],
                 log_prefix=f"game-{i + 1:03d}",
+                on_turn=None if on_turn is None else functools.partial(on_turn, i),
                 extra_params=extra_params,
             )
             with interrupts_deferred():

@@ -44,7 +44,8 @@ from lightcycle.viewer.facts import result_text, seat_rows
 DATA_VERSION = 1
 
 
-def _board(state: GameState) -> dict[str, Any]:
+def board_data(state: GameState) -> dict[str, Any]:
+    """``board`` (see above): what never changes in a game, sent once."""
     topo = state.board.topology
     walls = list(iter_cells(state.board.walls))
     bonus = list(state.board.bonus)
@@ -68,29 +69,74 @@ def _board(state: GameState) -> dict[str, Any]:
     }
 
 
-def trail_intervals(states: Sequence[GameState]) -> list[list[int | None]]:
-    """``[cell, cycle, from, to]`` for every stretch of turns a cell is in a cycle's trail
-    (``to`` is ``None`` when it still is at the end)."""
-    out: list[list[int | None]] = []
-    n = len(states[0].cycles)
-    before = [0] * n
-    open_at: list[dict[int, int]] = [{} for _ in range(n)]
-    for t, state in enumerate(states):
+class TrailTracker:
+    """Trail intervals built turn by turn: the replay viewer's ``trails`` for a whole game,
+    and a live game's per-turn changes (`lightcycle.viewer.live`), from one piece of code.
+    """
+
+    def __init__(self) -> None:
+        self.intervals: list[list[int | None]] = []
+        self._before: list[int] = []
+        self._open: list[dict[int, int]] = []
+        self.turns = 0
+
+    def step(self, state: GameState) -> tuple[list[list[int]], list[list[int]]]:
+        """Take the next state (turn 0 first) and return the ``[cell, cycle]`` pairs that
+        entered a trail and those that left one on this turn."""
+        if not self._before:
+            n = len(state.cycles)
+            self._before = [0] * n
+            self._open = [{} for _ in range(n)]
+        opened: list[list[int]] = []
+        closed: list[list[int]] = []
+        t = self.turns  # the viewer's turn: the position in the list of states
+        self.turns += 1
         for c in state.cycles:
             now = c.trail
-            was = before[c.index]
+            was = self._before[c.index]
             if now == was:
                 continue
             for cell in iter_cells(now & ~was):
-                open_at[c.index][cell] = t
+                interval: list[int | None] = [cell, c.index, t, None]
+                self._open[c.index][cell] = len(self.intervals)
+                self.intervals.append(interval)
+                opened.append([cell, c.index])
             for cell in iter_cells(was & ~now):
-                out.append([cell, c.index, open_at[c.index].pop(cell), t])
-            before[c.index] = now
-    for index, cells in enumerate(open_at):
-        for cell, start in cells.items():
-            out.append([cell, index, start, None])
+                self.intervals[self._open[c.index].pop(cell)][3] = t
+                closed.append([cell, c.index])
+            self._before[c.index] = now
+        return opened, closed
+
+
+def trail_intervals(states: Sequence[GameState]) -> list[list[int | None]]:
+    """``[cell, cycle, from, to]`` for every stretch of turns a cell is in a cycle's trail
+    (``to`` is ``None`` when it still is at the end)."""
+    tracker = TrailTracker()
+    for state in states:
+        tracker.step(state)
+    out = tracker.intervals
     out.sort(key=lambda r: (r[2] or 0, r[1] or 0, r[0] or 0))
     return out
+
+
+def heads_of(state: GameState) -> list[int]:
+    """``heads`` for one turn: each cycle's head cell."""
+    return [c.head for c in state.cycles]
+
+
+def marks_of(state: GameState) -> list[int]:
+    """``marks`` for one turn: 1 a live head, 2 a dead cycle's cross, 0 nothing."""
+    return [1 if c.alive else 2 if shows_cross(c, state) else 0 for c in state.cycles]
+
+
+def items_of(state: GameState) -> list[list[Any]]:
+    """``items`` for one turn: ``[cell, kind]`` of each item lying on the board."""
+    return [list(i) for i in state.items]
+
+
+def cycles_of(state: GameState) -> list[dict[str, Any]]:
+    """``cycles``: each cycle's team and label."""
+    return [{"team": c.team, "label": cycle_label(c)} for c in state.cycles]
 
 
 def viewer_data(replay: Replay, states: Sequence[GameState]) -> dict[str, Any]:
@@ -101,7 +147,7 @@ def viewer_data(replay: Replay, states: Sequence[GameState]) -> dict[str, Any]:
         states: its states, turn 0 first (``list(replay.states())``).
     """
     first = states[0]
-    cycles = [{"team": c.team, "label": cycle_label(c)} for c in first.cycles]
+    cycles = cycles_of(first)
     any_items = any(s.items for s in states)
     return {
         "version": DATA_VERSION,
@@ -110,19 +156,17 @@ def viewer_data(replay: Replay, states: Sequence[GameState]) -> dict[str, Any]:
         "map": replay.map_id,
         "seed": replay.seed,
         "palette": palette.as_dict(),
-        "board": _board(first),
+        "board": board_data(first),
         "seats": [
             {"name": t.name, "bot": s.get("bot", "")}
             for t, s in zip(first.teams, replay.seats, strict=False)
         ],
         "cycles": cycles,
         "last": len(states) - 1,
-        "heads": [[c.head for c in s.cycles] for s in states],
-        "marks": [
-            [1 if c.alive else 2 if shows_cross(c, s) else 0 for c in s.cycles] for s in states
-        ],
+        "heads": [heads_of(s) for s in states],
+        "marks": [marks_of(s) for s in states],
         "trails": trail_intervals(states),
-        "items": [[list(i) for i in s.items] for s in states] if any_items else None,
+        "items": [items_of(s) for s in states] if any_items else None,
         "rows": [[r.to_dict() for r in seat_rows(replay, states, t)] for t in range(len(states))],
         "result": result_text(replay),
         "replay": json.loads(replay.to_json()),

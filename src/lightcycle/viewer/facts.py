@@ -83,18 +83,39 @@ def seat_rows(
     replay: Replay, states: Sequence[GameState], turn: int, unicode: bool = True
 ) -> list[SeatRow]:
     """Every seat's row for ``turn`` (0 is the start: no moves yet)."""
-    state = states[turn]
     tokens = replay.turns[turn - 1] if turn > 0 else []
     times = replay.times[turn - 1] if replay.times and 0 < turn <= len(replay.times) else None
     verdicts = (
         replay.verdicts[turn - 1] if replay.verdicts and 0 < turn <= len(replay.verdicts) else None
     )
+    return rows_at(states[turn], tokens, times, verdicts, replay.seats, unicode)
+
+
+def rows_at(
+    state: GameState,
+    tokens: Sequence[Token],
+    times: Sequence[float | None] | None,
+    verdicts: Sequence[dict[str, Any] | None] | None,
+    seats: Sequence[dict[str, Any]],
+    unicode: bool = True,
+) -> list[SeatRow]:
+    """Every seat's row for ``state`` from the turn's parts: what `seat_rows` reads from a
+    replay, and what a live game (`lightcycle.viewer.live`) knows before its replay exists.
+
+    Args:
+        state: the state after the turn.
+        tokens: the moves into it, per cycle (empty at the start).
+        times: per seat, seconds taken (``None``: not measured).
+        verdicts: per seat, the referee's verdict record, or ``None``.
+        seats: per seat, ``name`` and ``bot``.
+        unicode: arrows rather than letters.
+    """
     rows = []
     for team in state.teams:
         cycles = state.cycles_of(team.index)
         parts = []
         for c in cycles:
-            if turn > 0 and c.index < len(tokens) and tokens[c.index] is not None:
+            if c.index < len(tokens) and tokens[c.index] is not None:
                 text = move_text(tokens[c.index], unicode)
                 parts.append(f"{c.name} {text}" if c.name else text)
         v = verdicts[team.index] if verdicts and team.index < len(verdicts) else None
@@ -109,7 +130,7 @@ def seat_rows(
         else:
             last = max(cycles, key=lambda c: c.death.turn if c.death else -1)
             fate = f"{last.death.cause.value}, turn {last.death.turn}" if last.death else "dead"
-        seat = replay.seats[team.index] if team.index < len(replay.seats) else {}
+        seat = seats[team.index] if team.index < len(seats) else {}
         rows.append(
             SeatRow(
                 name=team.name,
@@ -129,10 +150,15 @@ def seat_rows(
 
 def result_text(replay: Replay) -> str:
     """The result in words: ``Alice (Player 1) has won (last team standing, turn 40).``"""
-    o = replay.outcome
+    names = [s.get("name", f"Player {i + 1}") for i, s in enumerate(replay.seats)]
+    return outcome_text(replay.outcome, names)
+
+
+def outcome_text(o: dict[str, Any] | None, names: Sequence[str]) -> str:
+    """`result_text` from an outcome record (``ranks``, ``winner``, ``reason``, ``turn``)
+    and the seats' names, so a live game says its result in the same words."""
     if o is None:
         return "unfinished"
-    names = [s.get("name", f"Player {i + 1}") for i, s in enumerate(replay.seats)]
     ranks = list(o.get("ranks", []))
     winner = o.get("winner")
     how = f"({o.get('reason', '')}, turn {o.get('turn')})"

@@ -3,13 +3,15 @@
 // Grid boards are drawn cell by cell; graph boards (3D meshes) in perspective with the
 // same projection as lightcycle.render.picture.orbit, turned by dragging, zoomed by the
 // wheel. Tests drive the page through window.lightcycle (see the end of this file).
+// Live mode (the data block is {"live": {...}}): the same page fed by a websocket, a
+// frame per turn (lightcycle.viewer.live), following the newest turn.
 (function () {
   "use strict";
 
-  var D = JSON.parse(document.getElementById("lc-data").textContent);
-  var P = D.palette;
-  var B = D.board;
-  var GRAPH = B.kind === "graph";
+  var BOOT = JSON.parse(document.getElementById("lc-data").textContent);
+  var D, P, B, GRAPH, size, wallSet, owner, unit, screen;
+  var ownerTurn = -1;
+  var live = { on: !!BOOT.live, state: "", open: {} };
   var CAMERA = 3.2;
   var SPEEDS = [1, 2, 5, 10, 20, 50, 100];
 
@@ -24,11 +26,33 @@
   var frameTimes = [];
   var frameIntervals = [];
   var layout = { cell: 1, dpr: 1, width: 0, height: 0 };
-  var size = GRAPH ? B.nodes : B.width * B.height;
-  var wallSet = new Uint8Array(size);
-  B.walls.forEach(function (c) { wallSet[c] = 1; });
-  var owner = new Int32Array(size);
-  var ownerTurn = -1;
+
+  // Everything that follows from the game's data, once it is known (at once for a
+  // replay, on the first frame of a live game).
+  function setup(data) {
+    D = data; P = D.palette; B = D.board; GRAPH = B.kind === "graph";
+    size = GRAPH ? B.nodes : B.width * B.height;
+    wallSet = new Uint8Array(size);
+    B.walls.forEach(function (c) { wallSet[c] = 1; });
+    owner = new Int32Array(size);
+    ownerTurn = -1;
+    unit = [];
+    if (GRAPH) {
+      var pos = B.positions, n = pos.length, cx = 0, cy = 0, cz = 0, r = 0, i;
+      for (i = 0; i < n; i++) { cx += pos[i][0]; cy += pos[i][1]; cz += pos[i][2]; }
+      cx /= n; cy /= n; cz /= n;
+      for (i = 0; i < n; i++) {
+        r = Math.max(r, Math.hypot(pos[i][0] - cx, pos[i][1] - cy, pos[i][2] - cz));
+      }
+      r = r || 1;
+      for (i = 0; i < n; i++) {
+        unit.push([(pos[i][0] - cx) / r, (pos[i][1] - cy) / r, (pos[i][2] - cz) / r]);
+      }
+    }
+    screen = new Float64Array(size * 3);
+    timeline.max = String(D.last);
+    if (GRAPH) graphInput();
+  }
 
   // Trails: [cell, cycle, from, to) intervals, sorted by "from".
   function ownersAt(turn) {
@@ -51,21 +75,6 @@
   function itemsAt(turn) { return D.items ? D.items[turn] : []; }
 
   // -- 3D projection (the same as lightcycle.render.picture.orbit) ----------------------
-  var unit = [];
-  if (GRAPH) {
-    var pos = B.positions, n = pos.length, cx = 0, cy = 0, cz = 0, r = 0, i;
-    for (i = 0; i < n; i++) { cx += pos[i][0]; cy += pos[i][1]; cz += pos[i][2]; }
-    cx /= n; cy /= n; cz /= n;
-    for (i = 0; i < n; i++) {
-      r = Math.max(r, Math.hypot(pos[i][0] - cx, pos[i][1] - cy, pos[i][2] - cz));
-    }
-    r = r || 1;
-    for (i = 0; i < n; i++) {
-      unit.push([(pos[i][0] - cx) / r, (pos[i][1] - cy) / r, (pos[i][2] - cz) / r]);
-    }
-  }
-  var screen = new Float64Array(size * 3);
-
   function project() {
     var cyw = Math.cos(view.yaw), syw = Math.sin(view.yaw);
     var cp = Math.cos(view.pitch), sp = Math.sin(view.pitch);
@@ -215,6 +224,7 @@
   }
 
   function draw() {
+    if (!D) return;
     var t0 = performance.now();
     if (GRAPH) drawGraph(view.turn); else drawGrid(view.turn);
     frameTimes.push(performance.now() - t0);
@@ -384,11 +394,11 @@
   document.getElementById("next").onclick = function () { pause(); setTurn(view.turn + 1); };
   document.getElementById("last").onclick = function () { pause(); setTurn(D.last); };
   playButton.onclick = function () { if (view.playing) pause(); else play(); };
-  timeline.max = String(D.last);
   timeline.oninput = function () { pause(); setTurn(timeline.value); };
   speedBox.onchange = function () { setSpeed(speedBox.value); };
 
   document.addEventListener("keydown", function (e) {
+    if (!D) return;
     if (e.target && e.target.tagName === "SELECT") return;
     var k = e.key, handled = true;
     if (k === " ") { if (view.playing) pause(); else play(); }
@@ -403,7 +413,7 @@
     if (handled) e.preventDefault();
   });
 
-  if (GRAPH) {
+  function graphInput() {
     canvas.className = "graph";
     document.getElementById("hint").textContent = "drag to turn · wheel to zoom · r to reset";
     var drag = null;
@@ -427,16 +437,114 @@
     }, { passive: false });
   }
 
-  window.addEventListener("resize", resize);
+  window.addEventListener("resize", function () { if (D) resize(); });
+
+  // -- live mode ----------------------------------------------------------------------------
+  var liveBox = document.getElementById("live");
+
+  function liveStatus(state, words) {
+    live.state = state;
+    if (liveBox) { liveBox.textContent = words; liveBox.className = state; }
+  }
+
+  function indexTrails() {
+    live.open = {};
+    D.trails.forEach(function (t, i) { if (t[3] === null) live.open[t[1] + ":" + t[0]] = i; });
+  }
+
+  function appendTurn(f) {
+    var following = !view.playing && view.turn === D.last;
+    var n = f.turn;
+    D.heads.push(f.heads);
+    D.marks.push(f.marks);
+    D.rows.push(f.rows);
+    if (f.items) {
+      if (!D.items) { D.items = []; for (var i = 0; i < n; i++) D.items.push([]); }
+      D.items.push(f.items);
+    } else if (D.items) {
+      D.items.push([]);
+    }
+    f.open.forEach(function (p) {
+      live.open[p[1] + ":" + p[0]] = D.trails.length;
+      D.trails.push([p[0], p[1], n, null]);
+    });
+    f.close.forEach(function (p) {
+      var key = p[1] + ":" + p[0], at = live.open[key];
+      if (at !== undefined) { D.trails[at][3] = n; delete live.open[key]; }
+    });
+    D.last = n;
+    ownerTurn = -1;
+    timeline.max = String(D.last);
+    if (following) setTurn(D.last); else panel();
+  }
+
+  function endGame(f) {
+    liveStatus("ended", "");
+    if (!D && !f.data) {
+      var result = document.getElementById("result");
+      result.textContent = f.result;
+      result.className = "final";
+      return;
+    }
+    var following = !D || (!view.playing && view.turn === D.last);
+    if (f.data) {
+      if (!D) { setup(f.data); resize(); } else { D = f.data; ownerTurn = -1; }
+      timeline.max = String(D.last);
+    }
+    D.result = f.result;
+    if (following) setTurn(D.last); else panel();
+    if (BOOT.live.follow) followNext(f.game);
+  }
+
+  function followNext(done) {
+    // a local match's page goes on to the next game once it starts: the server says
+    // which on a websocket (the page makes no other kind of request)
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + BOOT.live.next);
+    socket.onmessage = function (e) {
+      var f = JSON.parse(e.data);
+      if (f.type === "next" && f.id !== done) {
+        window.location.assign(BOOT.live.page + encodeURIComponent(f.id) + "?follow=1");
+      }
+    };
+  }
+
+  function connect(opts) {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + opts.ws);
+    liveStatus("connecting", "connecting…");
+    socket.onopen = function () { liveStatus("live", "● live"); };
+    socket.onmessage = function (e) {
+      var f = JSON.parse(e.data);
+      if (f.type === "start") {
+        if (D) return;
+        setup(f.data);
+        indexTrails();
+        view.turn = D.last;
+        resize();
+        window.lightcycle.ready = true;
+      } else if (f.type === "turn" && D) {
+        appendTurn(f);
+      } else if (f.type === "end") {
+        endGame(f);
+        window.lightcycle.ready = true;
+      }
+    };
+    socket.onclose = function () {
+      if (live.state !== "ended") liveStatus("lost", "connection lost: reload the page to try again");
+    };
+    live.socket = socket;
+  }
 
   window.lightcycle = {
     get turn() { return view.turn; },
     get playing() { return view.playing; },
     get speed() { return view.speed; },
     get view() { return { yaw: view.yaw, pitch: view.pitch, zoom: view.zoom }; },
-    last: D.last,
-    board: B.kind,
-    data: D,
+    get last() { return D ? D.last : -1; },
+    get board() { return B ? B.kind : null; },
+    get data() { return D; },
+    get live() { return live.on ? live.state : null; },
     setTurn: setTurn,
     play: play,
     pause: pause,
@@ -447,13 +555,19 @@
     nodeAt: function (node) { return kindAt(node); },
     cellPixel: cellPixel,
     headPixel: function (cycle) { return cellPixel(D.heads[view.turn][cycle]); },
+    closeSocket: function () { if (live.socket) live.socket.close(); },
     pixel: pixel,
     frameTimes: frameTimes,
     frameIntervals: frameIntervals,
     ready: false
   };
 
-  view.turn = Math.max(0, Math.min(D.last, Number(document.body.dataset.start) || 0));
-  resize();
-  window.lightcycle.ready = true;
+  if (live.on) {
+    connect(BOOT.live);
+  } else {
+    setup(BOOT);
+    view.turn = Math.max(0, Math.min(D.last, Number(document.body.dataset.start) || 0));
+    resize();
+    window.lightcycle.ready = true;
+  }
 })();
