@@ -17,6 +17,10 @@ from lightcycle.maps.spec import MapSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# postgres_server / postgres_url: a throwaway PostgreSQL server per test process and a
+# fresh database per test, for every component's database tests.
+pytest_plugins = ["tests.storage.postgres"]
+
 # Commands run by the tests leave other tests' bots alone: tests/sandbox and
 # tests/referee kill referees on purpose and then look at their bots, while other
 # workers run commands whose start would reap those bots as strays.
@@ -25,6 +29,9 @@ os.environ["LIGHTCYCLE_REAP_STRAYS"] = "0"
 TOOLS = (
     ("chromium", "scripts/install-browser"),  # the viewer's browser tests
     ("bwrap", "scripts/install-sandbox"),  # the bot sandbox's tests
+    # the PostgreSQL tests; Debian keeps initdb off the PATH, its postgresql-common's
+    # pg_ctlcluster comes with the server package
+    ("pg_ctlcluster", "scripts/install-postgres"),
 )
 """A program the tests need, and the project's script that installs it."""
 
@@ -49,6 +56,20 @@ def pytest_configure(config: pytest.Config) -> None:
         )
         last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
         print(f"{script}: {last[0]}")
+
+
+def readable(folder: Path) -> Path:
+    """Make a bot folder readable by others (``chmod -R o+rX``) and return it.
+
+    Commands run program bots in the strongest sandbox the host offers; under a root
+    referee each bot runs as a user id of its own, which reads its folder through the
+    rights of others, and pytest's ``tmp_path`` is closed to them (mode 0700). Tests about
+    something else than the sandbox open their bot's folder with this, as a user would.
+    """
+    for path in [folder, *folder.rglob("*")]:
+        mode = path.stat().st_mode
+        path.chmod(mode | (0o005 if path.is_dir() or mode & 0o100 else 0o004))
+    return folder
 
 
 def grid_map(rows: list[str], wrap: bool = False, name: str = "test") -> MapSpec:

@@ -183,6 +183,12 @@ def play(
             help="Replay file to write (default: `replays/MAP_BOTS_seedSEED.json`).",
         ),
     ] = None,
+    browser: Annotated[
+        bool, typer.Option("--browser", help="Watch the game live in the web viewer instead.")
+    ] = False,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="With --browser: print the page's address only.")
+    ] = False,
 ) -> None:
     """Play a match between bots in this process and show it.
 
@@ -190,7 +196,8 @@ def play(
     (grid boards, one cycle per seat); the first key starts the game, q gives up.
 
     Example: lightcycle play --map ring --bots chaser,runaway --seed 7;
-    lightcycle play --map arena-15 --bots human,chaser
+    lightcycle play --map arena-15 --bots human,chaser;
+    lightcycle play --map ring --bots chaser,runaway --browser
     """
     from lightcycle.referee.local import play as play_match
 
@@ -201,20 +208,40 @@ def play(
         settings: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
         from lightcycle.cli.human import is_human, play_human
 
-        animate = render and console.is_terminal
+        animate = render and console.is_terminal and not browser
         on_turn = None
         live = None
+        view = None
         if any(is_human(b) for b in bot_list):
+            if browser:
+                raise typer.BadParameter("a human plays in the terminal: leave out --browser")
             animate = True
             result = play_human(map, bot_list, seed, ruleset, settings, speed, not ascii)
         else:
-            if animate:
+            from lightcycle.viewer.live_server import local_view
+
+            view = local_view(
+                browser,
+                no_open,
+                20 if speed is None else speed,
+                lambda line: console.print(line, highlight=False),
+                first="game",
+            )
+            if view is not None:
+                on_turn = view.on_turn("game")
+            elif animate:
                 on_turn, live = _animator(20 if speed is None else speed, not ascii)
                 live.start()
             try:
                 result = play_match(
                     map, bot_list, seed=seed, ruleset=ruleset, settings=settings, on_turn=on_turn
                 )
+                if view is not None:
+                    view.end("game", result.replay)
+            except BaseException:
+                if view is not None:
+                    view.stop()
+                raise
             finally:
                 if live is not None:
                     live.stop()
@@ -229,6 +256,8 @@ def play(
             highlight=False,
         )
         console.print(f"replay: {path}  (watch: lightcycle replay {path})", highlight=False)
+        if view is not None:
+            view.stop(linger=True)
 
 
 def _replay_name(map_id: str, bots: list[str], seed: int) -> str:
@@ -368,6 +397,14 @@ app.add_typer(_tournament_app, name="tournament")
 from lightcycle.cli.sandbox import sandbox_app as _sandbox_app  # noqa: E402
 
 app.add_typer(_sandbox_app, name="sandbox")
+
+from lightcycle.cli.connect import connect as _connect  # noqa: E402 -- registered after app exists
+
+app.command("connect")(_connect)
+
+from lightcycle.cli.serve import serve as _serve  # noqa: E402 -- registered after app exists
+
+app.command("serve")(_serve)
 
 
 if __name__ == "__main__":  # pragma: no cover -- after every command is registered

@@ -38,6 +38,10 @@ from lightcycle.cli.runs import (
 if TYPE_CHECKING:
     from lightcycle.referee.match import MatchResult
 
+LIVE_SPEED = 20.0
+"""Turns a second ``--browser`` shows at most (the referee waits between turns, outside
+every clock), so a game between fast bots can be watched."""
+
 
 def match(
     bot: Annotated[
@@ -88,7 +92,7 @@ def match(
     memory: Annotated[
         int, typer.Option(help="Memory limit of bot programs, MiB (RLIMIT_DATA).")
     ] = 1024,
-    sandbox: SandboxOption = "none",
+    sandbox: SandboxOption = None,
     isolate: Annotated[
         str, typer.Option(help="auto: own PID namespace where possible; pidns: required; none.")
     ] = "auto",
@@ -123,6 +127,16 @@ def match(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
     ] = False,
+    browser: Annotated[
+        bool,
+        typer.Option(
+            "--browser",
+            help=f"Watch the games live in the web viewer ({LIVE_SPEED:g} turns/s at most).",
+        ),
+    ] = False,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="With --browser: print the page's address only.")
+    ] = False,
 ) -> None:
     """Play a timed series between bots in any language and print a results table.
 
@@ -131,15 +145,17 @@ def match(
     replays and results.json are kept (exit status 130).
 
     Example: lightcycle match --map ring --bot cmd:./mybot --bot builtin:chaser
-    --protocol tron2010 --move-time 1 --first-move-time 3 --games 10 --swap-sides
+    --protocol tron2010 --move-time 1 --first-move-time 3 --games 10 --swap-sides;
+    lightcycle match --bot builtin:chaser --bot builtin:runaway --browser
     """
     from lightcycle.maps.registry import get_map
     from lightcycle.referee.clock import TimeControl
     from lightcycle.referee.local import default_ruleset
     from lightcycle.referee.match import MatchInterrupted, check_pool, run_match
-    from lightcycle.referee.players import parse_bot_spec
+    from lightcycle.referee.players import parse_bot_spec, preflight
     from lightcycle.rules.variants import get_ruleset
     from lightcycle.sandbox import Limits
+    from lightcycle.viewer.live_server import local_view
 
     with user_errors():
         if len(bot) < 2:
@@ -165,7 +181,7 @@ def match(
             raise RunOptionError(f"--memory {memory}: give a limit in MiB, e.g. --memory 1024")
         if isolate not in ("auto", "pidns", "none"):
             raise RunOptionError("--isolate takes auto, pidns or none")
-        sandbox_level(sandbox)
+        sandbox = sandbox_level(sandbox)
         extra: list[tuple[str, str]] = []
         for p in param:
             key, sep, value = p.partition("=")
@@ -173,10 +189,20 @@ def match(
                 raise RunOptionError(f"--param {p!r}: write KEY=VALUE, e.g. --param seed=3")
             extra.append((key, value))
         check_pool(specs, maps, rulesets, seed)  # before anything is written or started
+        limits = Limits(memory=memory << 20, isolate=isolate, sandbox=sandbox)
+        for spec in specs:
+            preflight(spec, limits)
         out_dir, created = claim_folder(out, Path("matches") / time.strftime("%Y%m%d-%H%M%S"))
         assert out_dir is not None
         shown = err if as_json else console
         finished = 0
+        live = local_view(
+            browser,
+            no_open,
+            LIVE_SPEED,
+            lambda line: shown.print(line, highlight=False),
+            first="game-001",
+        )
         try:
             with Progress(
                 TextColumn("[bold]games"),
@@ -194,6 +220,10 @@ def match(
                     nonlocal finished
                     finished += 1
                     progress.update(task, advance=1, last=record.outcome.reason)
+                    if live is not None:
+                        if i + 1 < games:
+                            live.expect(f"game-{i + 2:03d}")
+                        live.end(f"game-{i + 1:03d}", record.replay)
 
                 result = run_match(
                     specs,
@@ -203,20 +233,27 @@ def match(
                     seed=seed,
                     swap_sides=swap_sides,
                     control=controls,
-                    limits=Limits(memory=memory << 20, isolate=isolate, sandbox=sandbox),
+                    limits=limits,
                     out_dir=out_dir,
                     on_game=on_game,
                     extra_params=tuple(extra),
                     spares=spares,
+                    on_turn=None if live is None else live.game_turn,
                 )
         except MatchInterrupted as stop:
+            if live is not None:
+                live.stop()
             show_results(stop.result, out_dir, as_json)
             raise typer.Exit(INTERRUPTED) from None
         except Exception:
+            if live is not None:
+                live.stop()
             if finished == 0:  # a bot that could not start, say: leave no folder behind
                 release_folder(out_dir, created)
             raise
     show_results(result, out_dir, as_json)
+    if live is not None:
+        live.stop(linger=True)
 
 
 def show_results(result: MatchResult, out_dir: Path, as_json: bool) -> None:
