@@ -386,3 +386,17 @@ def test_bad_urls_say_the_form(text: str, message: str) -> None:
     with pytest.raises(BotError, match=message) as info:
         parse_bot_spec(text)
     assert "http://HOST:PORT" in str(info.value)
+
+
+def test_a_pool_a_snake_cannot_play_is_refused_before_any_game() -> None:
+    """A graph board is refused when the pool is checked, naming why, not at game start."""
+    from lightcycle.maps.registry import get_map
+    from lightcycle.referee.match import unplayable
+    from lightcycle.referee.players import parse_bot_spec
+    from lightcycle.rules.variants import get_ruleset
+
+    snake = parse_bot_spec("http://127.0.0.1:9")  # nothing is contacted by a check
+    other = parse_bot_spec("builtin:random")
+    assert unplayable(get_map("arena-15"), get_ruleset("classic"), [snake, other]) is None
+    why = unplayable(get_map("donut"), get_ruleset("tron3d"), [snake, other])
+    assert why is not None and "battlesnake" in why.lower(), why

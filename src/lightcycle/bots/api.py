@@ -60,6 +60,11 @@ class Bot:
         """Return this turn's move for ``view.me``."""
         raise NotImplementedError(f"{type(self).__name__} must define move(view)")
 
+    def end(self, view: View) -> None:
+        """Called once after the game's last turn with the final view (its state's
+        ``outcome`` says who won); what it does cannot change the game. The default does
+        nothing; an HTTP bot sends its server ``POST /end`` here."""
+
     def report(self) -> dict[str, float]:
         """Figures about the game just played, for match tables (``{"depth": 9.5}``).
 

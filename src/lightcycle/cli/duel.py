@@ -40,7 +40,7 @@ def duel(
         str,
         typer.Argument(
             help="Bot A, the one under test: builtin:NAME, py:FILE.py[:Class], "
-            "cmd:'COMMAND' (with --protocol) or FILE.toml.",
+            "cmd:'COMMAND' (with --protocol), FILE.toml, or http://HOST:PORT (a Battlesnake).",
             metavar="A",
             show_default=False,
         ),

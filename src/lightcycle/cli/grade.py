@@ -23,7 +23,7 @@ def grade(
         str,
         typer.Argument(
             help="The bot to grade: builtin:NAME, py:FILE.py[:Class], cmd:'COMMAND' "
-            "(with --protocol), FILE.toml, or cteam:FILE.c.",
+            "(with --protocol), FILE.toml, cteam:FILE.c, or http://HOST:PORT (a Battlesnake).",
             show_default=False,
         ),
     ],

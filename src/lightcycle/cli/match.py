@@ -50,7 +50,8 @@ def match(
             "--bot",
             "-b",
             help="A bot, once per seat: builtin:NAME, py:FILE.py[:Class], cmd:'COMMAND' "
-            "(with --protocol), FILE.toml, or cteam:FILE.c (a C team of the team course).",
+            "(with --protocol), FILE.toml, cteam:FILE.c (a C team of the team course), or "
+            "http://HOST:PORT (a Battlesnake web server).",
         ),
     ],
     map: Annotated[

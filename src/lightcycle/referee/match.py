@@ -83,6 +83,10 @@ def unplayable(
         for bot in bots:
             if bot.protocol is not None:
                 get_protocol(bot.protocol).check(state)
+            elif bot.kind == "http":  # a Battlesnake web server: duels and free-for-alls
+                from lightcycle.protocols.battlesnake import Battlesnake
+
+                Battlesnake.check(state)
     except (RulesError, MapError, UnsupportedGame) as exc:
         return str(exc)
     return None

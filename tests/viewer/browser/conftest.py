@@ -1,4 +1,4 @@
-"""One headless chromium per test session, driven by Playwright; skipped without it.
+"""One headless chromium per test module, driven by Playwright; skipped without it.
 
 The browser is Debian's ``/usr/bin/chromium`` (``scripts/install-browser`` installs it),
 not Playwright's own download, and it is started with everything that would reach for
@@ -32,8 +32,12 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a real browser (chromium)")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """A chromium per test module: Playwright's sync API keeps an event loop running in
+    the main thread while it is open, so a session-wide one would make every later test
+    of that worker that calls ``asyncio.run`` fail ("cannot be called from a running
+    event loop"); per module it is closed before the next module runs."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: run scripts/install-browser (Debian's chromium)")
     try:

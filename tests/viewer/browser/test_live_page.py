@@ -112,8 +112,10 @@ def test_the_front_page_goes_to_the_newest_game(
     thread = run_game(hub, "g3", 0.0, go)
     go.set()
     thread.join(20)
-    tab.page.goto(server.url)
-    assert tab.page.url.endswith("/games/g3?follow=1")
+    # the front page sends the browser on at once: a goto waiting for its "load" may be
+    # aborted by that navigation on a busy machine, so wait for the new address instead
+    tab.page.goto(server.url, wait_until="commit")
+    tab.page.wait_for_url("**/games/g3?follow=1", timeout=20_000)
     tab.wait("window.lightcycle && window.lightcycle.live === 'ended'")
     found: Any = tab.js("window.lightcycle.last")
     assert found > 0
