@@ -21,9 +21,12 @@ wait of a direct pipe game. "Added" is the server's median (p99) wait minus the 
 game's median.
 
 Per step it prints the median and p99 wait, turns a second per game (the target is 10),
-the server's CPU use (of one core), its resident memory per game above the idle server,
-and how many games ended with a verdict other than ok. The step where turns a second
-falls below 10 or verdicts appear is what breaks first.
+the server's CPU use (of one core) and its CPU milliseconds per game-turn (the cost that
+decides how many games one core carries, whatever else the machine runs), the load
+generator's own CPU use (this process: it shares the machine's cores with the server, so
+a reader can tell who ran out first), the server's resident memory per game above the
+idle server, and how many games ended with a verdict other than ok. The step where turns
+a second falls below 10 or verdicts appear is what breaks first.
 """
 
 from __future__ import annotations
@@ -182,8 +185,8 @@ scheme_queue = "bench"
 database = "sqlite:///{folder / "server.db"}"
 
 [limits]
-per_address = {clients + 64}
-max_connections = {clients + 64}
+per_address = {2 * clients + 64}
+max_connections = {2 * clients + 64}
 reconnect_grace = 0.5
 join_timeout = 30.0
 
@@ -255,7 +258,7 @@ async def run_step(
     while load.in_game < 2 * duels and time.monotonic() < end:
         await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
-    cpu0, t0 = proc_cpu(server), time.monotonic()
+    cpu0, mine0, t0 = proc_cpu(server), proc_cpu(os.getpid()), time.monotonic()
     load.recording = True
     rss = []
     while time.monotonic() - t0 < window:
@@ -264,7 +267,10 @@ async def run_step(
     load.recording = False
     counted = verdicts(db)  # before the step's clients leave (their games end disconnected)
     elapsed = time.monotonic() - t0
-    cpu = (proc_cpu(server) - cpu0) / elapsed
+    used = proc_cpu(server) - cpu0
+    cpu = used / elapsed
+    mine = (proc_cpu(os.getpid()) - mine0) / elapsed
+    game_turns = load.turns / 2
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -274,6 +280,8 @@ async def run_step(
         "waits": load.waits,
         "turns_per_s": load.turns / (2 * duels) / elapsed,
         "cpu": cpu,
+        "ms_per_turn": used * 1000 / game_turns if game_turns else float("nan"),
+        "client_cpu": mine,
         "rss": statistics.median(rss) if rss else float("nan"),
         "games": load.games,
         "errors": dict(load.errors),
@@ -311,7 +319,7 @@ async def main_async(args: argparse.Namespace) -> None:
             )
             print(
                 "duels  clients  wait med   p99     added med  turns/s/game  server CPU"
-                "  MiB/game  games  verdicts not ok  client errors"
+                "  ms/turn  load CPU  MiB/game  games  verdicts not ok  client errors"
             )
             for duels in steps:
                 seen = verdicts(folder / "server.db")
@@ -329,10 +337,12 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(
                     f"{duels:5d}  {2 * duels:7d}  {pct(w, 0.5) * 1000:6.2f} ms "
                     f"{pct(w, 0.99) * 1000:7.2f} ms  {(pct(w, 0.5) - base_med) * 1000:6.2f} ms"
-                    f"   {r['turns_per_s']:10.2f}  {r['cpu'] * 100:8.0f}%  {per_game:8.2f}"
+                    f"   {r['turns_per_s']:10.2f}  {r['cpu'] * 100:8.0f}%  {r['ms_per_turn']:7.2f}"
+                    f"  {r['client_cpu'] * 100:7.0f}%  {per_game:8.2f}"
                     f"  {r['games']:5d}  {bad or '-'}  {r['errors'] or '-'}",
                     flush=True,
                 )
+            print(f"load after {os.getloadavg()[0]:.2f}")
         finally:
             server.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):

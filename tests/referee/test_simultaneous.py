@@ -21,7 +21,7 @@ from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits
 
 SCRIPT = Path(__file__).parent / "scripted_bot.py"
-THINK = 0.3
+THINK = 0.5  # long beside the program's 0.15 s, so a loaded machine cannot blur the two
 """How long the in-process bot thinks on the first turn."""
 
 
@@ -88,8 +88,8 @@ def test_a_program_is_charged_its_own_time_not_the_in_process_bots() -> None:
 
 
 def test_a_program_gets_no_extra_time_while_an_in_process_bot_thinks() -> None:
-    # 0.5 s limit; the program answers after 0.6 s; the in-process bot thinks 0.3 s of it
-    record, _ = play("1+0.6", TimeControl(move=0.5, first_move=0.5))
+    # 0.8 s limit; the program answers after 0.9 s; the in-process bot thinks 0.5 s of it
+    record, _ = play("1+0.9", TimeControl(move=0.8, first_move=0.8))
     program = record.seats[0]
     assert program.verdict.kind == "timeout", program.verdict
     assert record.seats[1].verdict.ok

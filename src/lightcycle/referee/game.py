@@ -19,13 +19,13 @@ to go, reaping, its log) happens on the spare pool's reaper thread; a crash's ex
 and last stderr lines, which may take a moment to arrive, are read once the turn's
 replies are in. A seat with a CPU budget is watched while it thinks, so a bot that burns
 its budget in child processes without answering is disqualified, not merely timed out.
+The waiting itself (the poll loop, deadlines, CPU looks, deferred crashes) is
+`lightcycle.referee.wires`; this module decides what each verdict costs.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import select
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -36,28 +36,18 @@ from lightcycle.bots.api import plays_reproducibly
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
 from lightcycle.maps.spec import MapSpec
-from lightcycle.protocols.base import Answers, Codec, Params, ProtocolError
+from lightcycle.protocols.base import Answers, Params
 from lightcycle.referee.clock import Clock, TimeControl
 from lightcycle.referee.players import InProcessPlayer, Player, ProgramPlayer
 from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
+from lightcycle.referee.wires import Replies, Wire, written_ahead
+from lightcycle.referee.wires import now as _now
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox.pool import kill_now
-from lightcycle.sandbox.process import BotProcess
-
-_now = time.perf_counter  # monotonic on every platform Python supports
-
-CPU_POLL = 0.1
-"""Seconds between looks at the CPU time of a seat with a CPU budget while it thinks, at
-the closest: each look reads ``/proc`` for its process tree (1-5 ms, on the referee's
-thread), so a bot near its budget costs the referee a few percent of a core and may
-overshoot by this much per core. A seat far from its budget is looked at less often
-(`_cpu_wait`)."""
-
-_CORES = os.cpu_count() or 1  # a process tree burns at most this many CPU-seconds a second
 
 
 @dataclass
@@ -113,80 +103,6 @@ class GameRecord:
         return self.seats[seat].failed
 
 
-@dataclass(eq=False)
-class _Wire:
-    """A program seat's live connection during one game."""
-
-    seat: int
-    proc: BotProcess
-    codec: Codec
-    record: SeatRecord
-    buf: bytearray = field(default_factory=bytearray)
-    sent_at: float = 0.0
-    answered_at: float = 0.0
-    deadline: float = 0.0
-    healthy: bool = True
-    watching_writes: bool = False
-    ended: bool = False  # found dead; its verdict waits for `Game._settle`
-
-
-class _Poller:
-    """The pipes a game waits on: each program's stdout, and its stdin while input waits.
-
-    A thin layer over `select.poll` that maps each ready descriptor straight to its wire:
-    the referee waits once or twice a turn per game, and the `selectors` module's
-    generality costs more than the wait itself when bots answer in microseconds.
-    """
-
-    def __init__(self) -> None:
-        self._poll = select.poll()
-        self._wires: dict[int, tuple[_Wire, bool]] = {}
-
-    def watch(self, fd: int, w: _Wire, write: bool = False) -> None:
-        """Wake for ``fd`` readable (stdout) or, with ``write``, writable (stdin)."""
-        self._poll.register(fd, select.POLLOUT if write else select.POLLIN)
-        self._wires[fd] = (w, write)
-
-    def forget(self, fd: int) -> None:
-        """Stop watching ``fd`` (nothing happens if it was not watched)."""
-        if self._wires.pop(fd, None) is not None:
-            self._poll.unregister(fd)
-
-    def wait(self, timeout: float) -> list[tuple[_Wire, bool]]:
-        """The wires ready within ``timeout`` seconds, each with whether it was its stdin."""
-        wires = self._wires
-        return [wires[fd] for fd, _ in self._poll.poll(timeout * 1000.0) if fd in wires]
-
-
-def _cpu_wait(left: float) -> float:
-    """Seconds until a seat with ``left`` CPU-seconds of budget could have spent them."""
-    return max(CPU_POLL, left / _CORES)
-
-
-def _written_ahead(proc: BotProcess, limit: int) -> bytes:
-    """What a process wrote before its game asked anything (a spare), up to ``limit``
-    bytes and a read more, so an overlong write is still seen as one."""
-    out = bytearray()
-    while len(out) <= limit:
-        data = proc.read()
-        if not data:
-            break
-        out += data
-    return bytes(out)
-
-
-def _crash_detail(w: _Wire) -> str:
-    status = w.proc.wait_exit(0.5)
-    text = w.proc.status_text() if status is not None else "closed its output"
-    if status is not None:
-        # Let the drain thread read the last lines. It ends at once when the pipe
-        # closes, so the wait costs time only when a leftover child holds stderr open;
-        # 0.2 s was too short for a busy machine to schedule the thread (empty tails).
-        w.proc.wait_stderr(1.0)
-    tail = w.proc.stderr_tail(400).decode("utf-8", "replace").strip()
-    return f"{text}; stderr tail: {tail!r}" if tail else text
-
-
 class Game:
     """Runs one game (use `play_game`)."""
 
@@ -216,12 +132,11 @@ class Game:
         self.seat_cycles = [
             [c.index for c in self.state.cycles if c.team == t] for t in range(len(players))
         ]
-        self.wires: dict[int, _Wire] = {}
+        self.wires: dict[int, Wire] = {}
         self.bots: dict[int, Any] = {}
         self.turn_verdicts: list[Verdict | None] = [None] * len(players)
-        self.poller = _Poller()
+        self.replies = Replies(self._fail)
         self.measure_cpu = "cpu" in ruleset.measures
-        self._ended: list[_Wire] = []  # seats found dead, verdicts pending (`_settle`)
 
     # -- set-up ------------------------------------------------------------------------
     def _params(self, seat: int) -> Params:
@@ -247,10 +162,10 @@ class Game:
         w = self.wires.get(seat)
         if w is not None and w.healthy:
             w.healthy = False
-            self._unregister(w)
+            self.replies.unregister(w)
             self._stop_now(w)  # a failed bot must not go on using the machine
 
-    def _stop_now(self, w: _Wire) -> None:
+    def _stop_now(self, w: Wire) -> None:
         """SIGKILL a failed seat's bot now; the rest of its tear-down happens off the loop.
 
         Waiting here until its processes are gone (a PID namespace takes a while to be
@@ -262,30 +177,6 @@ class Game:
             player.stop(kill=True)
         else:
             kill_now(w.proc)
-
-    def _defer_crash(self, w: _Wire) -> None:
-        """A seat found dead: its verdict waits until the clocks stop (`_settle`).
-
-        Its exit status and its last stderr lines may take up to a second to arrive;
-        reading them now would stall the wait for the other seats' replies.
-        """
-        self._unregister(w)  # a closed pipe would wake every wait
-        if not w.ended:
-            w.ended = True
-            self._ended.append(w)
-
-    def _settle(self) -> None:
-        """Give each seat found dead its ``crashed`` verdict, with how it ended."""
-        ended, self._ended = self._ended, []
-        for w in ended:
-            if w.healthy:
-                self._fail(w.seat, Verdict("crashed", _crash_detail(w)))
-
-    def _unregister(self, w: _Wire) -> None:
-        self.poller.forget(w.proc.stdout_fd)
-        if w.watching_writes:
-            w.watching_writes = False
-            self.poller.forget(w.proc.stdin_fd)
 
     def setup(self) -> None:
         """Start or reuse each seat's process, greet it, send the start, await readies."""
@@ -309,152 +200,27 @@ class Game:
             if not fresh and (self.measure_cpu or self.controls[seat].cpu is not None):
                 rec.cpu_base = proc.cpu_time()  # reads /proc: only when CPU is measured
             rec.cpu_mark = rec.cpu_base
-            w = _Wire(seat, proc, player.protocol(seat), rec)
+            w = Wire(seat, proc, player.protocol(seat), rec)
             if not fresh:  # what it wrote after its last reply counts as written ahead
                 w.buf += player.take_leftover()
             else:  # a process started ahead (a spare) may have written: judged now
-                w.buf += _written_ahead(proc, w.codec.max_reply)
+                w.buf += written_ahead(proc, w.codec.max_reply)
             self.wires[seat] = w
-            self.poller.watch(proc.stdout_fd, w)
+            self.replies.watch(w)
         greeting = [w for w in self.wires.values() if w.codec.hello and w.record.fresh_process]
         if greeting:
-            self._collect(greeting, lambda w: w.codec.read_hello(w.buf))  # names are fixed
+            self.replies.collect(greeting, lambda w: w.codec.read_hello(w.buf))  # names are fixed
         for seat, w in self.wires.items():
             if w.healthy:
                 w.proc.send(w.codec.start(self.state, self._params(seat)))
         readying = [w for w in self.wires.values() if w.healthy and w.codec.wants_ready]
         if readying:
-            got = self._collect(readying, lambda w: True if w.codec.read_ready(w.buf) else None)
+            got = self.replies.collect(
+                readying, lambda w: True if w.codec.read_ready(w.buf) else None
+            )
             for w in got:
                 if not w.record.clock.charge(w.answered_at - w.sent_at):
                     self._fail(w.seat, Verdict("timeout", "no 'ready' reply in time"))
-
-    # -- waiting for replies -----------------------------------------------------------
-    def _collect(
-        self, wires: Sequence[_Wire], read: Callable[[_Wire], Any], stamped: bool = False
-    ) -> dict[_Wire, Any]:
-        """Wait for a reply from each wire until its deadline; failures become verdicts.
-
-        Args:
-            wires: the programs asked.
-            read: parses a reply out of a wire's buffer (None: not complete yet).
-            stamped: each wire's ``sent_at`` is already the time its request was written
-                (a turn); otherwise the clocks start now.
-        """
-        now = _now()
-        waiting: dict[int, _Wire] = {}
-        got: dict[_Wire, Any] = {}
-        checks: dict[int, float] = {}  # stdout fd -> when to look at its CPU time next
-        for w in wires:
-            if not w.healthy:
-                continue
-            if not stamped:
-                w.sent_at = now
-            w.deadline = w.sent_at + w.record.clock.allowance()
-            if w.proc.pending or w.watching_writes:
-                self._modify(w)
-            # a reply may already be buffered (a bot that answers at once)
-            if not (w.buf and self._try(w, read, got)):
-                waiting[w.proc.stdout_fd] = w
-                budget = w.record.clock.control.cpu
-                if budget is not None:
-                    checks[w.proc.stdout_fd] = now + _cpu_wait(budget - w.record.cpu)
-        wait = self.poller.wait
-        while waiting:
-            now = _now()
-            soonest = min([w.deadline for w in waiting.values()])
-            if soonest <= now:
-                for fd, w in list(waiting.items()):
-                    if w.deadline <= now:
-                        del waiting[fd]
-                        self._timeout(w)
-                continue
-            if checks:
-                for fd, at in list(checks.items()):
-                    if fd not in waiting:
-                        del checks[fd]
-                    elif at <= now:
-                        later = self._cpu_check(waiting[fd])
-                        if later is None:
-                            del waiting[fd], checks[fd]
-                        else:
-                            checks[fd] = later
-                if not waiting:
-                    break
-                soonest = min(soonest, *checks.values()) if checks else soonest
-            for w, stdin in wait(max(0.0, soonest - now)):
-                if stdin:
-                    w.proc.flush()
-                    self._modify(w)
-                    continue
-                fd = w.proc.stdout_fd
-                data = w.proc.read()
-                if not data:
-                    if w.proc.stdout_eof:
-                        waiting.pop(fd, None)
-                        self._defer_crash(w)
-                    continue
-                w.buf += data
-                if fd not in waiting:
-                    if len(w.buf) > w.codec.max_reply:
-                        self._fail(
-                            w.seat, Verdict("bad_output", f"wrote {len(w.buf)} bytes unasked")
-                        )
-                    continue
-                if self._try(w, read, got):
-                    del waiting[fd]
-        self._settle()
-        for w in wires:
-            if w in got and w.proc.pending and len(w.proc.pending) > w.proc.limits.max_pending:
-                self._fail(w.seat, Verdict("disqualified", "does not read its input"))
-        return got
-
-    def _try(self, w: _Wire, read: Callable[[_Wire], Any], got: dict[_Wire, Any]) -> bool:
-        try:
-            value = read(w)
-        except ProtocolError as exc:
-            self._fail(w.seat, Verdict("bad_output", str(exc)))
-            return True
-        if value is None:
-            return False
-        w.answered_at = _now()
-        got[w] = value
-        return True
-
-    def _timeout(self, w: _Wire) -> None:
-        allowed = w.deadline - w.sent_at
-        if w.proc.poll() is not None:
-            self._defer_crash(w)
-        else:
-            self._fail(w.seat, Verdict("timeout", f"no complete reply within {allowed:.3f} s"))
-
-    def _cpu_check(self, w: _Wire) -> float | None:
-        """Disqualify a thinking seat whose process tree has spent its CPU budget.
-
-        A bot that burns CPU in child processes and never answers would otherwise only
-        time out. Returns when to look again (``None``: disqualified).
-        """
-        budget = w.record.clock.control.cpu
-        assert budget is not None
-        used = w.record.cpu = w.proc.cpu_time() - w.record.cpu_base
-        if w.record.clock.cpu_exceeded(used):
-            self._fail(
-                w.seat,
-                Verdict("disqualified", f"used {used:.2f} s of CPU; the budget is {budget} s"),
-            )
-            return None
-        return _now() + _cpu_wait(budget - used)
-
-    def _modify(self, w: _Wire) -> None:
-        """Watch the wire's stdin for room exactly while input waits to be written."""
-        want = bool(w.proc.pending)
-        if not w.healthy or w.ended or want == w.watching_writes:
-            return
-        w.watching_writes = want
-        if want:
-            self.poller.watch(w.proc.stdin_fd, w, write=True)
-        else:
-            self.poller.forget(w.proc.stdin_fd)
 
     # -- turns -------------------------------------------------------------------------
     def turn(self) -> None:
@@ -469,9 +235,13 @@ class Game:
             for t, mine in enumerate(self.seat_cycles)
             if not records[t].failed and any(moves_this_turn(state, i) for i in mine)
         ]
-        asking: list[_Wire] = []
+        # Every request is encoded first, then all are written back to back, each clock
+        # starting at its own write: a program thinks while the others' requests go
+        # out, not while they are being encoded.
+        wires = self.wires
+        requests: list[tuple[Wire, bytes]] = []
         for seat in live:
-            w = self.wires.get(seat)
+            w = wires.get(seat)
             if w is None:
                 continue
             if w.buf:
@@ -479,14 +249,22 @@ class Game:
                 if stray:
                     self._fail(seat, Verdict("bad_output", f"wrote before being asked: {stray!r}"))
                     continue
-            w.proc.send(w.codec.turn(state))
+            requests.append((w, w.codec.turn(state)))
+        asking: list[Wire] = []
+        for w, request in requests:
+            proc = w.proc
+            proc.send(request)
             w.sent_at = _now()  # its clock runs from here, whatever the others do
-            if w.proc.broken_pipe:
-                self._defer_crash(w)  # judged once the replies are in (`_collect`)
+            if proc.broken_pipe:
+                self.replies.defer_crash(w)  # judged once the replies are in (`collect`)
                 continue
             asking.append(w)
         answers: dict[int, Answers] = {}
-        thinking = [seat for seat in live if seat in self.bots]
+        thinking = [seat for seat in live if seat in self.bots] if self.bots else []
+
+        def read(w: Wire) -> Answers | None:
+            return w.codec.read_move(w.buf, state)
+
         if asking and thinking:
             # The in-process bots think on a worker thread while this one reads the
             # programs' replies as they come, so a program's time is its own: it is
@@ -499,12 +277,14 @@ class Game:
             )
             worker.start()
             try:
-                got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state), True)
+                got = self.replies.collect(asking, read, True)
             finally:
                 worker.join()
         else:
-            self._think(state, thinking, times, cpu, answers)
-            got = self._collect(asking, lambda w: w.codec.read_move(w.buf, state), True)
+            if thinking:
+                self._think(state, thinking, times, cpu, answers)
+            # also with nobody asked: a seat found dead while writing is judged here
+            got = self.replies.collect(asking, read, True)
         self._judge_programs(asking, got, times, cpu, answers)
         moves: dict[int, Move | Forfeit] = {}
         for seat in live:
@@ -566,8 +346,8 @@ class Game:
 
     def _judge_programs(
         self,
-        asking: Sequence[_Wire],
-        got: dict[_Wire, Any],
+        asking: Sequence[Wire],
+        got: dict[Wire, Any],
         times: list[float | None],
         cpu: list[int] | None,
         answers: dict[int, Answers],
