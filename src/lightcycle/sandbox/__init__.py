@@ -12,6 +12,8 @@ With ``Limits(sandbox="full")`` (or ``"auto"``) a bot runs under bubblewrap
 of the system, a private scratch ``/tmp``, no network, a private ``/proc``, a clean
 environment, the seccomp filter and rlimits. `lightcycle.sandbox.check` says what this host
 can enforce (``lightcycle sandbox check``); ``docs/sandbox.md`` gives the threat model.
+`lightcycle.sandbox.build.run_build` runs a build of submitted code with the same
+protections, in a fresh work folder, and copies out the files asked for.
 """
 
 from lightcycle.sandbox.pool import MAX_SPARES, SparePool

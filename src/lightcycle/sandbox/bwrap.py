@@ -189,6 +189,7 @@ def build(
     seccomp_fd: int | None,
     read_only: Sequence[Path] = (),
     info_fd: int | None = None,
+    work: int | None = None,
 ) -> Plan:
     """The ``bwrap`` command that runs ``argv`` in ``cwd`` (see the module docstring).
 
@@ -205,6 +206,10 @@ def build(
         info_fd: a writable descriptor where bubblewrap writes ``{"child-pid": N}``,
             the host pid of the namespace's first process (`BotProcess` reaps it: a
             subreaper referee inherits it when bubblewrap dies first).
+        work: bytes of a fresh, writable tmpfs mounted at ``cwd`` instead of the
+            read-only bind of the host folder: a build's work folder
+            (`lightcycle.sandbox.build`), gone with the sandbox whatever ends it, and
+            full at its size (``ENOSPC``) rather than filling the host's disk.
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -232,8 +237,13 @@ def build(
     cmd += ["--proc", "/proc", "--dev", "/dev"]
     cmd += ["--perms", "1777", "--size", str(scratch), "--tmpfs", "/tmp"]
     protections.append(f"scratch /tmp {scratch >> 20} MiB")
-    cmd += _binds([*folders, cwd])
-    protections.append("read-only system and bot folder")
+    if work is None:
+        cmd += _binds([*folders, cwd])
+        protections.append("read-only system and bot folder")
+    else:
+        cmd += _binds(folders)
+        cmd += ["--perms", "0777", "--size", str(work), "--tmpfs", str(cwd)]
+        protections += ["read-only system", f"work folder {work >> 20} MiB (tmpfs)"]
     cmd += ["--remount-ro", "/", "--chdir", str(cwd)]
     fds: tuple[int, ...] = ()
     if seccomp_fd is not None:

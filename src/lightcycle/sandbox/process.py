@@ -31,282 +31,44 @@ import contextlib
 import errno
 import json
 import os
-import queue
-import resource
-import shutil
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
-from functools import cache
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from lightcycle.sandbox import cgroups, proctree, reaper
+from lightcycle.sandbox.limits import MARK, SANDBOX_LEVELS, Limits, SandboxError, describe_status
+from lightcycle.sandbox.prefixes import (
+    become_subreaper,
+    limit_in_child,
+    limit_prefix,
+    pidns_prefix,
+)
+from lightcycle.sandbox.spawn import (
+    MAINS,
+    SPAWN_LOCK,
+    SPAWNER,
+    check_executable,
+    children,
+    reap,
+    reap_orphans,
+    reap_sandbox_orphans,
+)
 
-MARK = "LIGHTCYCLE_BOT_MARK"
-
-
-class SandboxError(RuntimeError):
-    """A bot program that cannot be started (missing file, not executable, a sandbox
-    the host cannot give...); the message says why and what to do."""
-
-
-SANDBOX_LEVELS = ("none", "auto", "full")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Limits of one bot process.
-
-    Attributes:
-        memory: bytes of data segment (``RLIMIT_DATA``) and, where the host gives
-            cgroups, of all the bot's memory, shared memory and tmpfs files included
-            (`lightcycle.sandbox.cgroups`); ``None`` for no limit.
-        stderr_tail: bytes of stderr kept (the last ones); the rest is counted, not kept.
-        isolate: ``auto`` (a PID namespace where the system allows it), ``pidns``
-            (required) or ``none``; for ``sandbox="none"`` only (bubblewrap always
-            makes a PID namespace).
-        max_pending: bytes of unread input the bot may leave before it is refused.
-        sandbox: ``none`` (run as the referee's user, as above), ``auto`` (the
-            strongest sandbox this host offers) or ``full`` (every protection of
-            `lightcycle.sandbox.check`, else `SandboxError`).
-        processes: ``RLIMIT_NPROC`` in the sandbox (``None``: no limit). The kernel
-            counts it per user id, so it bounds the bot's processes only where the
-            bot has its own user id (a root referee's uid pool) or user namespace.
-            Where the host gives cgroups it is also the bot's ``pids.max`` (processes
-            and threads, plus the sandbox's own few), at every sandbox level.
-        open_files: ``RLIMIT_NOFILE`` in the sandbox.
-        file_size: ``RLIMIT_FSIZE`` in the sandbox: the largest file it can write.
-        scratch: bytes of the sandbox's writable ``/tmp`` (a tmpfs, gone with the bot).
-        network: keep the host's network (default: a new, empty network namespace).
-        held: start held: nothing of the program runs until one line is written to
-            its stdin (a spare waiting for its game; `lightcycle.sandbox.pool`).
-    """
-
-    memory: int | None = 1 << 30
-    stderr_tail: int = 64 * 1024
-    isolate: str = "auto"
-    max_pending: int = 4 << 20
-    sandbox: str = "none"
-    processes: int | None = 64
-    open_files: int | None = 256
-    file_size: int | None = 64 << 20
-    scratch: int = 64 << 20
-    network: bool = False
-    held: bool = False
-
-
-@cache
-def pidns_prefix() -> tuple[str, ...]:
-    """The command prefix that starts a program in a new PID namespace, or ``()``."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return ()
-    base = (unshare, "--pid", "--fork", "--kill-child")
-    candidates: list[tuple[str, ...]] = [base] if os.geteuid() == 0 else []
-    candidates.append((unshare, "--user", "--map-current-user", "--pid", "--fork", "--kill-child"))
-    candidates.append((unshare, "--user", "--map-root-user", "--pid", "--fork", "--kill-child"))
-    for prefix in candidates:
-        try:
-            done = subprocess.run([*prefix, "true"], capture_output=True, timeout=5, check=False)
-        except (OSError, subprocess.SubprocessError):
-            continue
-        if done.returncode == 0:
-            return prefix
-    return ()
-
-
-@cache
-def become_subreaper() -> bool:
-    """Adopt orphaned descendants (Linux ``PR_SET_CHILD_SUBREAPER``), so they can be reaped.
-
-    Without a PID namespace, a bot's daemonised grandchild is re-parented to PID 1, which
-    on some machines never reaps it; as a subreaper the referee adopts it instead and
-    `BotProcess.kill` reaps it.
-    """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(36, 1, 0, 0, 0) == 0)  # PR_SET_CHILD_SUBREAPER
-    except (OSError, AttributeError):
-        return False
-
-
-@cache
-def _prlimit() -> str | None:
-    """util-linux ``prlimit``, which sets limits and then runs a command, if installed."""
-    return shutil.which("prlimit")
-
-
-def limit_prefix(memory: int | None) -> tuple[str, ...]:
-    """The command prefix that runs a program with the bot limits, or ``()``.
-
-    Setting limits in Python between ``fork`` and ``exec`` (``preexec_fn``) makes
-    `subprocess` use ``fork`` rather than ``vfork``: the referee then copies its page
-    tables and holds the GIL for about a millisecond per start, on whatever thread
-    starts it, which would stall a game being timed on another thread. ``prlimit`` sets
-    the same limits in the child, so the referee's part of a start stays near 0.1 ms.
-    """
-    prlimit = _prlimit()
-    if prlimit is None:
-        return ()
-    out = [prlimit, "--core=0:0"]
-    if memory is not None:
-        out.append(f"--data={memory}:{memory}")
-    return (*out, "--")
-
-
-def _limit(memory: int | None) -> None:  # runs in the child between fork and exec
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if memory is not None:
-        resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-
-
-def describe_status(code: int | None) -> str:
-    """``exit code 3``, ``killed by signal SIGSEGV`` or ``still running``."""
-    if code is None:
-        return "still running"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = str(-code)
-        return f"killed by signal {name}"
-    return f"exit code {code}"
-
-
-def _reap(pid: int, timeout: float = 1.0) -> None:
-    """Reap ``pid`` if it became our child (we are a subreaper); give up after ``timeout``."""
-    end = time.monotonic() + timeout
-    while True:
-        try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if done or time.monotonic() > end:
-            return
-        time.sleep(0.005)
-
-
-def _check_executable(program: str, cwd: str | os.PathLike[str] | None) -> None:
-    """Refuse at once a program that cannot run, rather than as a crash on turn 1."""
-    if os.sep in program:
-        path = Path(cwd or ".") / program
-        if not path.is_file():
-            raise SandboxError(f"cannot start {program!r}: no such file (looked at {path})")
-        if not os.access(path, os.X_OK):
-            raise SandboxError(
-                f"cannot start {program!r}: not executable (chmod +x {path}, or run it "
-                "through its interpreter, e.g. cmd:'python3 bot.py')"
-            )
-        _check_interpreter(path)
-    elif shutil.which(program) is None:
-        raise SandboxError(f"cannot start {program!r}: no such program on the PATH")
-
-
-def _check_interpreter(path: Path) -> None:
-    """Refuse a script whose ``#!`` interpreter does not exist."""
-    try:
-        with path.open("rb") as f:
-            head = f.readline(256)
-    except OSError:
-        return
-    if not head.startswith(b"#!"):
-        return
-    words = head[2:].split()
-    if words and not Path(os.fsdecode(words[0])).is_file():
-        raise SandboxError(
-            f"cannot start {str(path)!r}: its #! interpreter {os.fsdecode(words[0])} does not exist"
-        )
-
-
-_MAINS: set[int] = set()  # main pids of live BotProcesses: never reaped behind Popen's back
-_SPAWN_LOCK = threading.Lock()
-"""Held while a process starts and while orphans are reaped: spares start on another
-thread, and a bot that dies at once must not be reaped as an orphan before its pid is in
-`_MAINS`, or its ``Popen`` would never learn its exit status."""
-
-
-def _reap_orphans() -> None:
-    """Reap zombie children that are no bot's main process.
-
-    As a subreaper the referee adopts the orphans of every bot it runs without a PID
-    namespace: a daemon's exited middle process, for one. Bots' main processes are left
-    to their ``Popen``, which must read their exit status itself.
-    """
-    me = os.getpid()
-    with _SPAWN_LOCK:
-        for p in proctree.processes():
-            if p.ppid == me and p.state == "Z" and p.pid not in _MAINS:
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(p.pid, os.WNOHANG)
-
-
-def _children(pid: int) -> set[int]:
-    """The children of ``pid`` (from ``/proc/PID/task/PID/children`` where the kernel has
-    it: one read instead of a scan of every process)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", "rb") as f:
-            return {int(x) for x in f.read().split()}
-    except (OSError, ValueError):
-        return {p.pid for p in proctree.processes() if p.ppid == pid}
-
-
-def reap_sandbox_orphans() -> None:
-    """Reap what bubblewrap leaves to a subreaper referee.
-
-    Bubblewrap learns its sandbox's exit status through a pipe and exits without reaping
-    the sandbox's first process; the kernel hands that zombie to the nearest subreaper.
-    A referee that became one (for a bot run without a PID namespace) reaps it here; any
-    other referee leaves it to PID 1, which reaps it.
-    """
-    if become_subreaper.cache_info().currsize and become_subreaper():
-        _reap_orphans()
-
-
-class _Spawner:
-    """One long-lived thread that starts every sandboxed process.
-
-    Bubblewrap's ``--die-with-parent`` (``PR_SET_PDEATHSIG``) fires when the *thread*
-    that started it ends, not the process: a bot started on a pool's starter thread or
-    a match's worker thread would be killed when that thread finished. Starting them all
-    on this daemon thread, which lives as long as the referee, ties every bot to the
-    referee process itself, whatever kills it. The hand-over costs tens of microseconds,
-    against milliseconds for the start itself.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._jobs: queue.SimpleQueue[
-            tuple[Callable[[], subprocess.Popen[bytes]], Future[subprocess.Popen[bytes]]]
-        ] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-
-    def run(self, start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(
-                    target=self._serve, name="sandbox-spawner", daemon=True
-                )
-                self._thread.start()
-        done: Future[subprocess.Popen[bytes]] = Future()
-        self._jobs.put((start, done))
-        return done.result()
-
-    def _serve(self) -> None:
-        while True:
-            start, done = self._jobs.get()
-            try:
-                done.set_result(start())
-            except BaseException as exc:  # handed to the caller, which re-raises it
-                done.set_exception(exc)
-
-
-_SPAWNER = _Spawner()
+__all__ = [  # also importable from here, as before the split
+    "MARK",
+    "SANDBOX_LEVELS",
+    "BotProcess",
+    "Limits",
+    "SandboxError",
+    "become_subreaper",
+    "describe_status",
+    "limit_prefix",
+    "pidns_prefix",
+    "reap_sandbox_orphans",
+]
 
 
 class BotProcess:
@@ -349,7 +111,7 @@ class BotProcess:
             raise SandboxError(
                 f"unknown sandbox {limits.sandbox!r}: use one of {', '.join(SANDBOX_LEVELS)}"
             )
-        _check_executable(argv[0], cwd)
+        check_executable(argv[0], cwd)
         self.argv = list(argv)
         self.limits = limits
         self.log_path = Path(log_path) if log_path is not None else None
@@ -428,7 +190,7 @@ class BotProcess:
             protections.append("memory rlimit")
         self.protections = (*protections, *self._cgroup_protections())
         try:
-            with _SPAWN_LOCK:
+            with SPAWN_LOCK:
                 self.proc = subprocess.Popen(
                     [*self._start_prefix(), *prefix, *limiting, *self.argv],
                     stdin=subprocess.PIPE,
@@ -437,10 +199,10 @@ class BotProcess:
                     cwd=cwd,
                     env=full_env,
                     start_new_session=True,
-                    preexec_fn=None if limiting else lambda: _limit(limits.memory),
+                    preexec_fn=None if limiting else lambda: limit_in_child(limits.memory),
                     bufsize=0,
                 )
-                _MAINS.add(self.proc.pid)
+                MAINS.add(self.proc.pid)
         except OSError as exc:
             raise SandboxError(
                 f"cannot start {' '.join(self.argv)!r}: {exc.strerror or exc}"
@@ -463,7 +225,7 @@ class BotProcess:
                 f"cannot sandbox a bot whose folder is {folder}: give it a folder of its own"
             )
         program = bwrap.resolve_program(self.argv[0], folder)
-        if os.geteuid() == 0:
+        if os.geteuid() == 0 and limits.work is None:  # else the folder is not bound
             bwrap.check_others_can_read(folder, self.argv[0])
         seccomp_fd, _ = bwrap.seccomp_fd()
         if seccomp_fd is None and limits.sandbox == "full":
@@ -486,11 +248,12 @@ class BotProcess:
                 seccomp_fd=seccomp_fd,
                 read_only=[Path(p) for p in read_only],
                 info_fd=info_write,
+                work=limits.work,
             )
             self.protections = (*plan.protections, *self._cgroup_protections())
 
             def start() -> subprocess.Popen[bytes]:
-                with _SPAWN_LOCK:
+                with SPAWN_LOCK:
                     proc = subprocess.Popen(
                         [*self._start_prefix(), *plan.command],
                         stdin=subprocess.PIPE,
@@ -502,10 +265,10 @@ class BotProcess:
                         pass_fds=plan.pass_fds,
                         bufsize=0,
                     )
-                    _MAINS.add(proc.pid)
+                    MAINS.add(proc.pid)
                 return proc
 
-            self.proc = _SPAWNER.run(start)
+            self.proc = SPAWNER.run(start)
         except OSError as exc:
             self._release_uid()
             self._close_info()
@@ -555,8 +318,8 @@ class BotProcess:
             return
         end = time.monotonic() + timeout
         while True:
-            with _SPAWN_LOCK:  # never a live bot's main process (a reused pid)
-                if pid in _MAINS:
+            with SPAWN_LOCK:  # never a live bot's main process (a reused pid)
+                if pid in MAINS:
                     return
                 try:
                     done, _ = os.waitpid(pid, os.WNOHANG)
@@ -747,7 +510,7 @@ class BotProcess:
         inits: set[int] = set()
         if self.sandboxed:
             self._inner_pid()
-            inits = _children(self.pid)
+            inits = children(self.pid)
             for pid in inits:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
@@ -757,7 +520,7 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 self.proc.kill()
         self.wait_exit(timeout)
-        _MAINS.discard(self.pid)
+        MAINS.discard(self.pid)
         end = time.monotonic() + timeout
         seen: set[int] = set()
         while True:
@@ -769,14 +532,14 @@ class BotProcess:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
             for pid in left:
-                _reap(pid, timeout=0.0)
+                reap(pid, timeout=0.0)
             time.sleep(0.005)
         for pid in seen:
-            _reap(pid, timeout=0.0)
+            reap(pid, timeout=0.0)
         for pid in inits:  # handed to this process if it is a subreaper, else to PID 1
-            _reap(pid, timeout=max(0.0, end - time.monotonic()))
+            reap(pid, timeout=max(0.0, end - time.monotonic()))
         if not self.isolated:
-            _reap_orphans()
+            reap_orphans()
         elif self.sandboxed:
             self._reap_inner(max(0.0, end - time.monotonic()))
             reap_sandbox_orphans()
@@ -804,7 +567,7 @@ class BotProcess:
             reap_sandbox_orphans()
         if status is None:
             status = self._status(self.proc.returncode)
-        _MAINS.discard(self.pid)
+        MAINS.discard(self.pid)
         self._release_uid()
         self._remove_cgroup()
         self._close_info()

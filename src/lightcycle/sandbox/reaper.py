@@ -44,7 +44,7 @@ def death_prefix() -> tuple[str, ...]:
     ``setpriv`` sets the signal and ``exec``s the rest of the command, which keeps it
     (it is kept across ``execve``, cleared only by a set-user-ID program or a ``fork``).
     A prefix rather than a ``prctl`` between ``fork`` and ``exec``, so starts keep
-    using ``vfork`` (see `lightcycle.sandbox.process.limit_prefix`).
+    using ``vfork`` (see `lightcycle.sandbox.prefixes.limit_prefix`).
     """
     setpriv = shutil.which("setpriv")
     if setpriv is None:
@@ -156,17 +156,20 @@ def reap_strays() -> list[int]:
     """Kill (SIGKILL) every stray bot process (`strays`); returns their pids.
 
     Also removes the cgroups of dead referees (`lightcycle.sandbox.cgroups.remove_stale`),
-    killing what is left in them. Their parent (the host's init, or this process where it
-    is their subreaper) reaps them; a stray in a PID namespace takes the rest of its
-    namespace with it.
+    killing what is left in them, and their builds' work folders
+    (`lightcycle.sandbox.build.remove_stale`). Their parent (the host's init, or this
+    process where it is their subreaper) reaps them; a stray in a PID namespace takes the
+    rest of its namespace with it.
     """
-    from lightcycle.sandbox import cgroups  # here: cgroups imports this module
+    from lightcycle.sandbox import build, cgroups  # here: both import this module
 
     found = strays()
     for pid in found:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-    return sorted({*found, *cgroups.remove_stale()})
+    killed = cgroups.remove_stale()
+    build.remove_stale()
+    return sorted({*found, *killed})
 
 
 def start_prefix(held: bool = False, join: str = "") -> tuple[str, ...]:
