@@ -8,6 +8,7 @@ at SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -109,3 +110,34 @@ def test_lightcycle_serve_prints_plays_and_stops_at_sigterm(tmp_path: Path) -> N
             proc.stdout.close()
         if proc.stderr:
             proc.stderr.close()
+
+
+def test_the_welcome_carries_the_web_address_when_the_page_runs(tmp_path: Path) -> None:
+    """``"web": "http://HOST:PORT"`` in the welcome when the web page runs, else absent."""
+    try:
+        import uvicorn  # noqa: F401
+    except ImportError:
+        import pytest
+
+        pytest.skip("uvicorn is not installed (the web extra): no web page to announce")
+
+    async def welcome(web: bool) -> tuple[dict[str, object], Listening]:
+        stop = asyncio.Event()
+        where: list[Listening] = []
+        config = _config(tmp_path / f"server-{web}.db")
+        task = asyncio.ensure_future(serve(config, ready=where.append, stop=stop, web=web))
+        while not where and not task.done():
+            await asyncio.sleep(0.01)
+        r, w = await asyncio.open_connection("127.0.0.1", where[0].jsonl_port)
+        w.write(b'{"type":"hello","name":"wendy","queue":"duel"}\n')
+        line = json.loads(await readline(r))
+        w.close()
+        stop.set()
+        await asyncio.wait_for(task, 10)
+        return line, where[0]
+
+    with_page, where = asyncio.run(asyncio.wait_for(welcome(True), 30))
+    assert with_page["type"] == "welcome"
+    assert with_page["web"] == f"http://127.0.0.1:{where.web_port}" and where.web_port
+    without, _ = asyncio.run(asyncio.wait_for(welcome(False), 30))
+    assert without["type"] == "welcome" and "web" not in without

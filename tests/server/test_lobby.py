@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
+import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -306,3 +309,57 @@ async def test_close_records_games_in_flight_as_aborted(store: ServerStore) -> N
     assert hub.games() == [] and lobby.live_games() == []
     with pytest.raises(Refused, match="shutting down"):
         lobby.login("kim", None, "duel", "x")
+
+
+class _SlowStore(ServerStore):
+    """The real store whose writes take as long as a slow disk's commit, noting where and
+    in what order they ran."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.writes: list[tuple[str, str, str]] = []  # (what, game, thread)
+
+    def start_game(self, game_id: str, **kw: Any) -> None:
+        time.sleep(0.2)
+        self.writes.append(("start", game_id, threading.current_thread().name))
+        super().start_game(game_id, **kw)
+
+    def record_finish(self, game_id: str, **kw: Any) -> None:
+        time.sleep(0.2)
+        self.writes.append(("finish", game_id, threading.current_thread().name))
+        super().record_finish(game_id, **kw)
+
+
+@aio
+async def test_game_writes_run_in_order_on_one_thread_and_never_stall_the_loop(
+    tmp_path: Path,
+) -> None:
+    slow = _SlowStore(f"sqlite:///{tmp_path / 'slow.db'}")
+    lobby = await _lobby(slow, seed=2)
+    ticks: list[float] = []
+
+    async def ticker() -> None:
+        while True:
+            ticks.append(time.monotonic())
+            await asyncio.sleep(0.01)
+
+    tick = asyncio.create_task(ticker())
+    plays = []
+    for n in range(4):
+        login = lobby.login(f"p{n}", None, "duel", "x")
+        plays.append(asyncio.create_task(lobby.play(login, seat(f"p{n}"), "duel")))
+    results = await asyncio.wait_for(asyncio.gather(*plays), 30)
+    tick.cancel()
+    await lobby.close()
+    games = {r.spec.game_id for r in results}
+    assert len(games) == 2
+    for gid in games:  # each game written twice, start before finish
+        assert [w for w, g, _ in slow.writes if g == gid] == ["start", "finish"]
+        row = slow.game(gid)
+        assert row is not None and row.status == "finished"
+    assert {t for _, _, t in slow.writes} != {threading.main_thread().name}
+    assert len({t for _, _, t in slow.writes}) == 1  # one writer: the order holds
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert max(gaps) < 0.19  # 0.2 s writes, yet the loop ticked on
+    assert not [t for t in threading.enumerate() if t.name.startswith("lightcycle-db")]
+    slow.close()

@@ -67,6 +67,10 @@ def test_server_lines_are_exact() -> None:
         b'{"type":"welcome","name":"n","queue":"q","token":"T","latency_allowance":0.2,'
         b'"move_time":1.0}\n'
     )
+    assert welcome_line("n", "q", "T", 0.2, None, "http://127.0.0.1:8000") == (
+        b'{"type":"welcome","name":"n","queue":"q","token":"T","latency_allowance":0.2,'
+        b'"move_time":null,"web":"http://127.0.0.1:8000"}\n'
+    )
     assert error_line('no "x"') == b'{"type":"error","error":"no \\"x\\""}\n'
     assert scheme_error_line('say "hi" \\') == b'(error "say \\"hi\\" \\\\")\n'
     assert data_message(3, b"(1 . 2)\n") == b'{"type":"data","turn":3,"data":"(1 . 2)\\n"}\n'

@@ -207,3 +207,49 @@ def test_frames_are_encoded_once_and_moves_are_told() -> None:
     before, after = states[0].cycles[0].head, s.cycles[0].head
     assert move_token(s, before, after) in ("n", "e", "s", "w")
     assert move_token(s, before, before) is None
+
+
+def test_frames_are_made_only_for_spectators(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game nobody watches costs no frames and no end data; a late spectator still
+    gets the same start frame as one who watched from the first turn."""
+    from lightcycle.viewer import live
+
+    made = {"rows": 0, "data": 0}
+    rows_at, data_of = live.rows_at, live.viewer_data
+
+    def counted_rows(*args: Any) -> Any:
+        made["rows"] += 1
+        return rows_at(*args)
+
+    def counted_data(*args: Any) -> Any:
+        made["data"] += 1
+        return data_of(*args)
+
+    monkeypatch.setattr(live, "rows_at", counted_rows)
+    monkeypatch.setattr(live, "viewer_data", counted_data)
+    states, result = played()
+    half = len(states) // 2
+
+    async def main() -> tuple[dict[str, Any], dict[str, Any]]:
+        unwatched, watched = LiveHub(), LiveHub()
+        for hub in (unwatched, watched):
+            hub.open("g", {"names": result.names})
+        early = watched.subscribe("g")
+        for s in states[:half]:
+            unwatched.push("g", s)
+        assert made == {"rows": 0, "data": 0}  # nobody watches: nothing is made
+        for s in states[:half]:
+            watched.push("g", s)
+        await early.__anext__()
+        late = unwatched.subscribe("g")
+        late_start = dict(await late.__anext__())
+        await late.aclose()
+        rows = made["rows"]
+        for s in states[half:]:
+            unwatched.push("g", s)
+        unwatched.close("g", {"replay": result.replay})
+        assert made == {"rows": rows, "data": 0}  # the end frame nobody asked for
+        return late_start, dict(watched._live["g"].snapshot())
+
+    late_start, early_start = asyncio.run(main())
+    assert late_start == early_start and late_start["data"]["last"] == half - 1

@@ -39,14 +39,21 @@ class Listening:
     jsonl_port: int
     web_port: int | None
 
+    def web_url(self) -> str | None:
+        """The web page's address, ``http://HOST:PORT`` (``None``: no web page)."""
+        if self.web_port is None:
+            return None
+        return f"http://{_url_host(self.host)}:{self.web_port}"
+
     def lines(self) -> list[str]:
         """What `lightcycle serve` prints."""
         out = [
             f"Scheme clients: {self.host} port {self.scheme_port}",
             f"jsonl clients:  {self.host} port {self.jsonl_port}",
         ]
-        if self.web_port is not None:
-            out.append(f"web page:       http://{_url_host(self.host)}:{self.web_port}/")
+        web = self.web_url()
+        if web is not None:
+            out.append(f"web page:       {web}/")
         return out
 
 
@@ -127,9 +134,11 @@ async def serve(
         scheme, jsonl = await ports.start()
         if web:
             web_server = await _web(lobby, hub, config)
+        web_port = _web_port(web_server[0], config.web_port) if web_server else None
+        listening = Listening(config.host, scheme, jsonl, web_port)
+        ports.web = listening.web_url()
         if ready is not None:
-            web_port = _web_port(web_server[0], config.web_port) if web_server else None
-            ready(Listening(config.host, scheme, jsonl, web_port))
+            ready(listening)
         await stop.wait()
     finally:
         for server in ports.servers:

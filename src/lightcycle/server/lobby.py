@@ -25,6 +25,10 @@ hostile client costs only its own seat (docs/server.md, "Queues and challenges")
   `LiveHub`, played by `run_game`, then recorded with its seats, replay and rating
   changes in one transaction. `Lobby.close` cancels games in flight: they are recorded
   ``aborted``, never half-written.
+- **Game writes never stall the loop**: a game's start and end (its replay turned into
+  JSON, its one transaction, SQLite's commit) run on one writer thread, in the order they
+  were asked for, while the loop goes on with the other games; the game's players hear
+  their result once it is written, as before.
 """
 
 from __future__ import annotations
@@ -35,8 +39,10 @@ import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from lightcycle.core.state import GameState
 from lightcycle.maps.spec import MapSpec
@@ -49,6 +55,7 @@ from lightcycle.server.store import ABORTED, FINISHED, SeatRow, ServerStore
 from lightcycle.viewer.live import LiveHub
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CHALLENGE_TIMEOUT = 60.0
 """Seconds a challenge waits for its answer: enough for a person to start a bot after
@@ -152,6 +159,7 @@ class Lobby:
         self._waiting: dict[str, list[_Waiter]] = {q: [] for q in config.queues}
         self._games: dict[str, _Live] = {}
         self._closing = False
+        self._writer: ThreadPoolExecutor | None = None  # made at the first game write
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -176,6 +184,35 @@ class Lobby:
             if login.kick is not None:
                 login.kick("the server is shutting down")
         self._logins.clear()
+        writer, self._writer = self._writer, None
+        if writer is not None:  # its queue is empty: every game task above has ended
+            await asyncio.get_running_loop().run_in_executor(None, writer.shutdown)
+
+    def _submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> asyncio.Future[T]:
+        """Start a store write on the writer thread, after those already asked for (an
+        in-memory database is written at once: other threads would not see it)."""
+        loop = asyncio.get_running_loop()
+        if self.store.in_memory:
+            done: asyncio.Future[T] = loop.create_future()
+            try:
+                done.set_result(fn(*args, **kwargs))
+            except Exception as exc:
+                done.set_exception(exc)
+            return done
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="lightcycle-db")
+        return loop.run_in_executor(self._writer, partial(fn, *args, **kwargs))
+
+    async def _write(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`_submit` and wait. A cancelled caller still waits for its write to end (it
+        cannot be stopped half way), so the order of writes holds and nothing is left
+        between its transactions."""
+        fut = self._submit(fn, *args, **kwargs)
+        try:
+            return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            await asyncio.wait([fut])
+            raise
 
     def _pool(self, queue: str) -> list[MapSpec]:
         pool = self._pools.get(queue)
@@ -485,7 +522,8 @@ class Lobby:
         spec, seats = live.spec, live.seats
         gid = spec.game_id
         try:
-            self.store.start_game(
+            await self._write(
+                self.store.start_game,
                 gid,
                 queue=q.name,
                 ruleset=spec.ruleset.id,
@@ -493,6 +531,10 @@ class Lobby:
                 seed=spec.seed,
                 seats=[SeatRow(i, s.name, s.account, s.kind) for i, s in enumerate(seats)],
             )
+        except asyncio.CancelledError:
+            self._games.pop(gid, None)
+            await self._abort(live, "the server stopped before the game began")
+            raise
         except Exception as exc:  # the database is down: the players must hear of it
             log.exception("cannot record the start of game %s", gid)
             self._games.pop(gid, None)
@@ -506,29 +548,40 @@ class Lobby:
         try:
             result = await self.runner(spec, seats, on_frame)
         except asyncio.CancelledError:
-            self._abort(live, "the server stopped during the game")
+            await self._abort(live, "the server stopped during the game")
             raise
         except Exception as exc:
             log.exception("game %s failed", gid)
-            self._abort(live, f"server error: {type(exc).__name__}: {exc}")
+            await self._abort(live, f"server error: {type(exc).__name__}: {exc}")
             return
         finally:
             self._games.pop(gid, None)
             for w in live.players:
                 w.login.done = True
+        recording = self._submit(self._record, q, result)
+        stopped = False
         try:
-            self._record(q, result)
-        except Exception as exc:
-            log.exception("cannot record game %s", gid)
-            self._abort(live, f"cannot record the result: {type(exc).__name__}")
-            return
-        if hub is not None:
-            hub.close(gid, self._summary(result))
-        for w in live.players:
-            if not w.future.done():
-                w.future.set_result(result)
+            await asyncio.shield(recording)
+        except asyncio.CancelledError:  # the server stops: the write goes on to its end
+            stopped = True
+            await asyncio.wait([recording])
+        except Exception:
+            pass  # told below
+        problem = recording.exception()
+        if problem is not None:
+            log.error("cannot record game %s", gid, exc_info=problem)
+            await self._abort(live, f"cannot record the result: {type(problem).__name__}")
+        else:
+            if hub is not None:
+                hub.close(gid, self._summary(result))
+            for w in live.players:
+                if not w.future.done():
+                    w.future.set_result(result)
+        if stopped:
+            raise asyncio.CancelledError
 
     def _record(self, q: QueueConfig, result: GameResult) -> None:
+        """Write a played game (on the writer thread: the replay is finished, read only)."""
         rows = [
             SeatRow(
                 idx=i,
@@ -545,7 +598,7 @@ class Lobby:
             for i, s in enumerate(result.seats)
         ]
         rated = ladder.rated_seats(result.seats) if q.rated and not result.aborted else {}
-        self.store.finish_game(
+        self.store.record_finish(
             result.spec.game_id,
             status=ABORTED if result.aborted else FINISHED,
             reason=result.reason,
@@ -556,12 +609,18 @@ class Lobby:
             rate=ladder.rater(result.seats, rated) if rated else None,
         )
 
-    def _abort(self, live: _Live, reason: str) -> None:
+    async def _abort(self, live: _Live, reason: str) -> None:
         """Record a game that did not finish as aborted, tell its players and spectators."""
         gid = live.spec.game_id
         try:
-            self.store.finish_game(
-                gid, status=ABORTED, reason=reason, turns=0, replay=None, seats=None
+            await self._write(
+                self.store.record_finish,
+                gid,
+                status=ABORTED,
+                reason=reason,
+                turns=0,
+                replay=None,
+                seats=None,
             )
         except KeyError:
             pass  # already recorded

@@ -57,6 +57,8 @@ class Ports:
         config: the server configuration.
         counter: open connections per address and in total.
         servers: the listening servers once `start` returned.
+        web: the web page's address (``http://HOST:PORT``) once it listens, sent in every
+            welcome (``None``: no web page).
     """
 
     def __init__(self, lobby: Lobby, config: ServerConfig) -> None:
@@ -65,6 +67,7 @@ class Ports:
         limits = config.limits
         self.counter = ConnectionCounter(limits.per_address, limits.max_connections)
         self.servers: list[asyncio.Server] = []
+        self.web: str | None = None
         self._by_token: dict[str, RemoteSeat] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
 
@@ -237,6 +240,7 @@ class Ports:
             seat.token,
             self.config.limits.latency_allowance,
             queue.move_time if queue is not None else None,
+            self.web,
         )
 
     async def _resume(
@@ -253,6 +257,7 @@ class Ports:
                 seat.token,
                 self.config.limits.latency_allowance,
                 None,
+                self.web,
             ),
         )
         await seat.attach(reader, writer)

@@ -134,19 +134,29 @@ def parse_hello(line: bytes) -> Hello:
 
 
 def welcome_line(
-    name: str, queue: str, token: str, latency_allowance: float, move_time: float | None
+    name: str,
+    queue: str,
+    token: str,
+    latency_allowance: float,
+    move_time: float | None,
+    web: str | None = None,
 ) -> bytes:
-    """The jsonl port's answer to an accepted hello."""
-    return _line(
-        {
-            "type": "welcome",
-            "name": name,
-            "queue": queue,
-            "token": token,
-            "latency_allowance": latency_allowance,
-            "move_time": move_time,
-        }
-    )
+    """The jsonl port's answer to an accepted hello.
+
+    ``web`` is the server's web page (``http://HOST:PORT``) when it runs: a client can
+    then tell its player where the game is shown live. Absent when there is none.
+    """
+    message: dict[str, Any] = {
+        "type": "welcome",
+        "name": name,
+        "queue": queue,
+        "token": token,
+        "latency_allowance": latency_allowance,
+        "move_time": move_time,
+    }
+    if web is not None:
+        message["web"] = web
+    return _line(message)
 
 
 def error_line(message: str) -> bytes:

@@ -19,6 +19,12 @@ they come, so a live game is shown by the very page that shows replays:
 fill (a stalled browser, a slow link) is dropped (its iterator raises `Dropped`); the game
 and the other spectators go on. Frames are encoded once (`Frame.text`), however many
 spectators a game has.
+
+Frames are made only for someone to see them: a game nobody watches costs a list append
+per turn (its states are kept), and the frames of the turns so far are made when the first
+spectator comes (a late spectator still gets the whole game); the end frame, with the
+finished game's full viewer data, is made only if a spectator is there to get it (or the
+game is kept). A server hosting hundreds of unwatched games spends nothing on viewers.
 """
 
 from __future__ import annotations
@@ -141,7 +147,9 @@ class _LiveGame:
         self.any_items = False
         self.rows: list[list[dict[str, Any]]] = []
         self.first: dict[str, Any] | None = None  # what never changes: board, seats
+        self.shown = 0  # states made into frames so far (`catch_up`)
         self.end: Frame | None = None
+        self.summary: dict[str, Any] | None = None  # `LiveHub.close`'s, until `ending`
         self.subscribers: set[_Subscriber] = set()
 
     def seats(self, state: GameState) -> list[dict[str, Any]]:
@@ -160,11 +168,27 @@ class _LiveGame:
 
     def add(self, state: GameState) -> Frame:
         """Take the next state and return the frame that tells spectators about it."""
-        turn = len(self.states)
+        self.states.append(state)
+        frame = self.catch_up()
+        assert frame is not None
+        return frame
+
+    def catch_up(self) -> Frame | None:
+        """Make the frames of the states not yet shown; return the last one (``None``: none
+        was pending). Their lists are kept: a late spectator's start frame is made of them."""
+        frame = None
+        while self.shown < len(self.states):
+            frame = self._make(self.shown)
+            self.shown += 1
+        return frame
+
+    def _make(self, turn: int) -> Frame:
+        """The frame of state ``turn`` (every earlier state already made)."""
+        state = self.states[turn]
         opened, closed = self.tracker.step(state)
         tokens: list[Token] = []
-        if self.states:
-            prev = self.states[-1]
+        if turn > 0:
+            prev = self.states[turn - 1]
             tokens = [
                 move_token(state, p.head, c.head) if p.alive else None
                 for p, c in zip(prev.cycles, state.cycles, strict=False)
@@ -178,13 +202,12 @@ class _LiveGame:
         rows = [r.to_dict() for r in rows_at(state, tokens, None, None, self.first["seats"])]
         items = items_of(state)
         self.any_items = self.any_items or bool(items)
-        self.states.append(state)
         self.heads.append(heads_of(state))
         self.marks.append(marks_of(state))
         self.items.append(items)
         self.rows.append(rows)
         if turn == 0:
-            return self.snapshot()
+            return self._snapshot(0)
         return Frame(
             type="turn",
             turn=turn,
@@ -198,6 +221,10 @@ class _LiveGame:
 
     def snapshot(self) -> Frame:
         """The start frame: the whole game so far as viewer data."""
+        self.catch_up()
+        return self._snapshot(self.shown - 1)
+
+    def _snapshot(self, last: int) -> Frame:
         assert self.first is not None
         meta = self.meta
         ruleset = str(meta.get("ruleset", self.states[0].ruleset.id))
@@ -215,7 +242,7 @@ class _LiveGame:
             "board": self.first["board"],
             "seats": self.first["seats"],
             "cycles": self.first["cycles"],
-            "last": len(self.states) - 1,
+            "last": last,
             "heads": list(self.heads),
             "marks": list(self.marks),
             "trails": [list(t) for t in self.tracker.intervals],
@@ -226,8 +253,16 @@ class _LiveGame:
         }
         return Frame(type="start", game=self.id, meta=_jsonable(meta), data=data)
 
+    def ending(self) -> Frame | None:
+        """The end frame once the game is closed, made the first time it is asked for."""
+        if self.end is None and self.summary is not None:
+            self.end = self.finish(self.summary)
+            self.summary = None
+        return self.end
+
     def finish(self, summary: dict[str, Any]) -> Frame:
         """The end frame for ``summary`` (see `LiveHub.close`)."""
+        self.catch_up()
         summary = dict(summary)
         replay = _as_replay(summary.pop("replay", None))
         data = None
@@ -306,8 +341,10 @@ class LiveHub:
             game = self._live.get(game_id)
             if game is None:
                 return
-            frame = game.add(state)
-            self._send(game, frame)
+            if game.subscribers:
+                self._send(game, game.add(state))
+            else:  # nobody watches: frames are made if someone comes (`_LiveGame.catch_up`)
+                game.states.append(state)
 
     def close(self, game_id: str, summary: dict[str, Any]) -> None:
         """End a game: spectators get the result, then their iterators end.
@@ -316,13 +353,19 @@ class LiveHub:
         ``result`` (the result in words; default: from the replay or the last state) and
         ``replay`` (a `Replay` or its JSON: the viewer then shows its moves, times and
         verdicts too). ``aborted: true`` says a game stopped before its end.
+
+        The end frame (with the whole game's viewer data) is made here only if someone
+        watches; a kept game makes it when it is first asked for.
         """
         with self._lock:
             game = self._live.pop(game_id, None)
             if game is None:
                 return
-            game.end = game.finish(summary)
-            self._send(game, game.end)
+            game.summary = dict(summary)
+            if game.subscribers:
+                end = game.ending()
+                assert end is not None
+                self._send(game, end)
             game.subscribers.clear()
             if self.keep > 0:
                 self._done[game_id] = game
@@ -365,8 +408,9 @@ class LiveHub:
     def _describe(g: _LiveGame) -> dict[str, Any]:
         out = {**_jsonable(g.meta), "id": g.id, "turn": max(0, len(g.states) - 1)}
         out["spectators"] = len(g.subscribers)
-        if g.end is not None:
-            out["result"] = g.end["result"]
+        end = g.ending()
+        if end is not None:
+            out["result"] = end["result"]
         return out
 
     # -- the spectator's side --------------------------------------------------------------
@@ -395,12 +439,13 @@ class LiveHub:
 
         sub = _Subscriber(asyncio.get_running_loop(), self.queue, forget, dropped)
         with self._lock:
-            if game.end is None and len(game.subscribers) >= self.spectators:
+            end = game.ending()
+            if end is None and len(game.subscribers) >= self.spectators:
                 raise TooMany(f"game {game_id} has {self.spectators} spectators already")
             if game.states:
                 sub.frames.append(game.snapshot())
-            if game.end is not None:
-                sub.frames.append(game.end)
+            if end is not None:
+                sub.frames.append(end)
             else:
                 game.subscribers.add(sub)
         try:
