@@ -141,3 +141,18 @@ def test_the_welcome_carries_the_web_address_when_the_page_runs(tmp_path: Path) 
     assert with_page["web"] == f"http://127.0.0.1:{where.web_port}" and where.web_port
     without, _ = asyncio.run(asyncio.wait_for(welcome(False), 30))
     assert without["type"] == "welcome" and "web" not in without
+
+
+def test_a_bad_configuration_is_one_line_that_keeps_its_table_name(tmp_path: Path) -> None:
+    """The table in brackets is text, not console markup, and nothing is started."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[server]\nsecond_login = "kick"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "lightcycle", "serve", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert '[server] second_login = "kick"' in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr

@@ -406,6 +406,10 @@ from lightcycle.cli.serve import serve as _serve  # noqa: E402 -- registered aft
 
 app.command("serve")(_serve)
 
+from lightcycle.cli.judge import judge_app as _judge_app  # noqa: E402
+
+app.add_typer(_judge_app, name="judge")
+
 
 if __name__ == "__main__":  # pragma: no cover -- after every command is registered
     main()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from lightcycle.cli.common import console, err, user_errors
 
@@ -41,8 +42,8 @@ def serve(
     with user_errors():
         try:
             cfg = load_config(config, host=host, port_offset=port_offset, database=db)
-        except ConfigError as exc:
-            err.print(f"[red]{exc}[/red]", highlight=False)
+        except ConfigError as exc:  # as text: "[server]" in a message is not markup
+            err.print(Text(str(exc), style="red"), highlight=False)
             raise typer.Exit(2) from None
         from lightcycle.server.app import Listening
         from lightcycle.server.app import serve as run_server
@@ -55,7 +56,7 @@ def serve(
         try:
             asyncio.run(run_server(cfg, ready=ready))
         except StorageError as exc:
-            err.print(f"[red]{exc}[/red]", highlight=False, markup=True)
+            err.print(Text(str(exc), style="red"), highlight=False)
             raise typer.Exit(2) from None
         except OSError as exc:
             err.print(

@@ -1,0 +1,215 @@
+"""``lightcycle judge``: the judge website's workers and administration (docs/judge.md).
+
+A Typer group: each command is a function registered on `judge_app`; ``judge serve``
+(the website) is added beside them. Commands read the contest file with
+`lightcycle.judge.service.contest.load_contest` and print its one-line errors.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.text import Text
+
+from lightcycle.cli.common import console, err, user_errors
+
+if TYPE_CHECKING:
+    from lightcycle.judge.service.contest import Contest
+
+judge_app = typer.Typer(
+    help="The judge: a website where students submit bots that are built, tested and "
+    "qualified (docs/judge.md).\n\n"
+    "Example: lightcycle judge worker examples/judge/tron3d.toml",
+    no_args_is_help=True,
+)
+
+admin_app = typer.Typer(
+    help="Administer the judge's users.\n\nExample: lightcycle judge admin add teacher@example.org "
+    "examples/judge/tron3d.toml",
+    no_args_is_help=True,
+)
+judge_app.add_typer(admin_app, name="admin")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="Database URL (sqlite:///judge.db or postgresql://...); default: the contest "
+        "file's [judge] database.",
+        show_default=False,
+    ),
+]
+
+
+def _fail(message: str) -> typer.Exit:
+    err.print(Text(message, style="red"), highlight=False, soft_wrap=True)
+    return typer.Exit(2)
+
+
+def load(contest: Path, db: str | None) -> Contest:
+    """The checked contest (a `Contest`), or exit 2 with its one-line error."""
+    from lightcycle.judge.service.contest import ContestError, load_contest
+
+    try:
+        return load_contest(contest, database=db)
+    except ContestError as exc:
+        raise _fail(str(exc)) from None
+
+
+@judge_app.command("worker")
+def worker(
+    contest: Annotated[Path, typer.Argument(help="The contest file (TOML).")],
+    db: DbOption = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            "--name", help="This worker's name in the job table (default host:pid:random)."
+        ),
+    ] = None,
+) -> None:
+    """Run a worker: build, test and qualify submissions from the judge's queue.
+
+    Start as many as the machine has cores for, on any machine that reaches the database
+    (PostgreSQL for several machines). Ctrl-C or SIGTERM lets the current job finish and
+    be recorded; a second one hands it back to the queue at once. A worker killed
+    outright loses nothing: its job goes to another worker after a few seconds.
+
+    Example: lightcycle judge worker examples/judge/tron3d.toml --db postgresql://judge@db/contest
+    """
+    from lightcycle.judge.service.worker import default_name, run_worker
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        loaded = load(contest, db)
+        worker_name = name or default_name()
+        stop, abandon = threading.Event(), threading.Event()
+
+        def on_signal(signum: int, _frame: FrameType | None) -> None:
+            if stop.is_set():
+                abandon.set()
+                err.print("stopping now: the current job goes back to the queue", highlight=False)
+            else:
+                stop.set()
+                err.print(
+                    "stopping after the current job (again: hand it back now)", highlight=False
+                )
+
+        before = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        console.print(
+            f"worker {worker_name} judging {loaded.name} on {_shown(loaded.judge.database)}; "
+            "Ctrl-C stops it.",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        try:
+            stats = run_worker(
+                loaded.judge.database, loaded, name=worker_name, stop=stop, abandon=abandon
+            )
+        except StorageError as exc:
+            raise _fail(str(exc)) from None
+        finally:
+            for s, handler in before.items():
+                signal.signal(s, handler)
+        console.print(
+            f"worker {worker_name} stopped: {stats.completed} jobs done, {stats.failed} failed, "
+            f"{stats.abandoned} handed back",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+@judge_app.command("serve")
+def serve(
+    contest: Annotated[Path, typer.Argument(help="The contest file (TOML).")],
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            min=0,
+            help="Workers started beside the website "
+            "(default: the contest file's [judge] workers; 0: none).",
+        ),
+    ] = None,
+    host: Annotated[
+        str | None,
+        typer.Option(
+            "--host",
+            help="Address to listen on (default: [judge] host; 0.0.0.0 for the whole network).",
+        ),
+    ] = None,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", min=0, max=65535, help="Port (default: [judge] port)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Run the judge: the website and its workers, until Ctrl-C or SIGTERM.
+
+    Students sign up, upload bots and watch each submission get built, tested and
+    qualified. Stopping lets the workers finish their current step (at most a few
+    seconds, then the job goes back to the queue): nothing is lost.
+
+    Example: lightcycle judge serve examples/judge/tron3d.toml --workers 2 --port 8080
+    """
+    from lightcycle.judge.web.serve import ServeError
+    from lightcycle.judge.web.serve import serve as run_judge
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        load(contest, db)  # a bad contest file: its one-line error, exit 2
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        try:
+            run_judge(contest, workers=workers, host=host, port=port, db=db)
+        except (ServeError, StorageError) as exc:
+            raise _fail(str(exc)) from None
+
+
+@admin_app.command("add")
+def admin_add(
+    email: Annotated[str, typer.Argument(help="The email of a user who has signed up.")],
+    contest: Annotated[
+        Path | None,
+        typer.Argument(help="The contest file, for its database (or give --db)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Make a signed-up user an admin (they see internal errors and every submission).
+
+    Example: lightcycle judge admin add teacher@example.org examples/judge/tron3d.toml
+    """
+    from lightcycle.judge.service.store import JudgeStore
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        if db is None:
+            if contest is None:
+                raise _fail("give the contest file or --db URL: which judge's database?")
+            loaded = load(contest, None)
+            db = loaded.judge.database
+        try:
+            with JudgeStore(db) as store:
+                found = store.set_admin(email)
+        except StorageError as exc:
+            raise _fail(str(exc)) from None
+        if not found:
+            raise _fail(
+                f"no user {email.strip().lower()} in {_shown(db)}: sign up on the website first"
+            )
+        console.print(
+            f"{email.strip().lower()} is an admin", markup=False, highlight=False, soft_wrap=True
+        )
+
+
+def _shown(url: str) -> str:
+    from lightcycle.storage import display_url
+
+    return display_url(url)

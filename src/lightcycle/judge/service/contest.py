@@ -1,0 +1,553 @@
+"""The contest file: what a judge plays, with which limits, languages and validation.
+
+One TOML file (docs/judge.md; examples/judge/ holds one per course) says everything a
+judge needs. `load_contest` checks every value before anything starts, with the same
+checks ``lightcycle duel`` and ``lightcycle serve`` use for rulesets and map pools (the
+ruleset exists, every map of the pool can be set up for the contest's players), so a
+judge that starts can validate every submission, and a mistake is one line naming the
+file, the line, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the checks import the game's modules only when a file is read, so a
+    # worker process (which gets its Contest built) starts fast
+    from lightcycle.maps.spec import MapSpec
+    from lightcycle.referee.clock import TimeControl
+
+BUILTIN_LANGUAGES = ("python", "c", "cpp")
+"""Languages the judge knows how to build and run without being told
+(`lightcycle.judge.service.languages`)."""
+
+SANDBOX_LEVELS = ("auto", "full")
+"""What ``[judge] sandbox`` may say: a judge never runs student code unconfined."""
+
+
+class ContestError(ValueError):
+    """A contest file that cannot be judged; the message is one line."""
+
+
+@dataclass(frozen=True)
+class LimitsSpec:
+    """The time controls (``lightcycle match``'s, by the same names) and sizes.
+
+    Attributes:
+        cpu_time: CPU seconds for a whole game (``None``: no budget).
+        move_time: wall seconds a move (``None``: none; then ``average_time`` is needed).
+        first_move_time: wall seconds for the first move, set-up included.
+        time_bank: a reserve drawn on by moves slower than ``move_time``.
+        average_time: a limit on the mean time of the moves after the first.
+        memory: MiB of memory a bot (or a build) may use.
+        source_size: bytes of one upload.
+    """
+
+    cpu_time: float | None = None
+    move_time: float | None = 1.0
+    first_move_time: float | None = 3.0
+    time_bank: float = 0.0
+    average_time: float | None = None
+    memory: int = 256
+    source_size: int = 65536
+
+    def time_control(self) -> TimeControl:
+        """The `TimeControl` every seat of a judged game plays under."""
+        from lightcycle.referee.clock import TimeControl
+
+        return TimeControl(
+            move=self.move_time,
+            first_move=self.first_move_time,
+            bank=self.time_bank,
+            average=self.average_time,
+            cpu=self.cpu_time,
+        )
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    """A language a submission may be written in.
+
+    Attributes:
+        name: as students pick it (``python``, ``c``, ``rust``).
+        suffix: the source file's suffix (``.rs``).
+        build: the build command (``{source}`` is the uploaded file's name); ``None``: a
+            built-in language (its commands are `lightcycle.judge.service.languages`'s).
+        run: the command that runs the built bot, in the build's folder.
+        builtin: whether the judge knows it without the file declaring it.
+    """
+
+    name: str
+    suffix: str
+    build: tuple[str, ...] | None = None
+    run: tuple[str, ...] | None = None
+    builtin: bool = False
+
+
+_BUILTIN_SPECS = {
+    "python": LanguageSpec("python", ".py", builtin=True),
+    "c": LanguageSpec("c", ".c", builtin=True),
+    "cpp": LanguageSpec("cpp", ".cpp", builtin=True),
+}
+
+
+@dataclass(frozen=True)
+class ValidationSpec:
+    """The steps a submission must pass after its build.
+
+    Attributes:
+        protocol: what program bots speak (Python ``Bot`` classes need none).
+        self_play_copies: a game of this many copies of the submission must be survived
+            (default: the contest's ``players``).
+        reference: the bot (a ``builtin:`` spec) the qualifying games are played against.
+        qualify_games: how many qualifying games ...
+        reference_seats: ... each with this many reference bots, all of which must be
+            beaten (default: ``players - 1``).
+    """
+
+    protocol: str = "jsonl"
+    self_play_copies: int = 4
+    reference: str = "builtin:dummy"
+    qualify_games: int = 4
+    reference_seats: int = 3
+
+
+@dataclass(frozen=True)
+class JudgeSpec:
+    """How the judge itself runs.
+
+    Attributes:
+        database: an SQLAlchemy URL; a relative SQLite path is read from the contest
+            file's folder.
+        secret_key_file: the cookie signing key (made on first start, mode 0600); relative
+            to the contest file's folder.
+        workers: workers ``judge serve`` starts (0: only separate ``judge worker``s).
+        host: the website's address.
+        port: the website's port.
+        sandbox: ``full`` (every protection, else refuse to start) or ``auto``.
+    """
+
+    database: str = "sqlite:///judge.db"
+    secret_key_file: str = "judge.secret"
+    workers: int = 2
+    host: str = "127.0.0.1"
+    port: int = 8080
+    sandbox: str = "full"
+
+
+@dataclass(frozen=True)
+class Contest:
+    """A checked contest file (see the module docstring and docs/judge.md)."""
+
+    name: str
+    title: str
+    ruleset: str
+    maps: tuple[str, ...]
+    players: int
+    limits: LimitsSpec = field(default_factory=LimitsSpec)
+    languages: Mapping[str, LanguageSpec] = field(
+        default_factory=lambda: MappingProxyType(dict(_BUILTIN_SPECS))
+    )
+    validation: ValidationSpec = field(default_factory=ValidationSpec)
+    judge: JudgeSpec = field(default_factory=JudgeSpec)
+    path: Path | None = None
+
+    def pool(self) -> list[MapSpec]:
+        """The map pool as maps (checked at load, so this does not fail for a loaded one)."""
+        from lightcycle.referee.match import unplayable
+        from lightcycle.rules.variants import get_ruleset
+        from lightcycle.tournament.duel import parse_pool
+
+        rs = get_ruleset(self.ruleset)
+        return parse_pool(
+            ",".join(self.maps),
+            seed=0,
+            playable=lambda spec: unplayable(spec, rs, [], 0, players=self.players),
+            players=self.players,
+            verb=f"play {rs.id} with {self.players} players on",
+        )
+
+
+# -- reading the file ----------------------------------------------------------------
+
+_KEYS: dict[str, dict[str, str]] = {
+    "contest": {
+        "name": 'a short name of letters, digits, _ and -, e.g. name = "tron3d-2026"',
+        "title": 'a title for people, e.g. title = "3D Tron, spring"',
+        "ruleset": 'a ruleset name, e.g. ruleset = "tron3d@1"',
+        "maps": 'a list of map names or files, e.g. maps = ["cube", "donut"]',
+        "players": "a whole number of seats per game, e.g. players = 4",
+    },
+    "limits": {
+        "cpu_time": "seconds > 0, e.g. cpu_time = 2.0",
+        "move_time": "seconds > 0, e.g. move_time = 1.0",
+        "first_move_time": "seconds > 0, e.g. first_move_time = 3.0",
+        "time_bank": "seconds >= 0, e.g. time_bank = 1.0",
+        "average_time": "seconds > 0, e.g. average_time = 0.1",
+        "memory": "MiB, a whole number >= 16, e.g. memory = 256",
+        "source_size": "bytes, a whole number >= 1, e.g. source_size = 65536",
+    },
+    "validation": {
+        "protocol": 'a protocol name, e.g. protocol = "jsonl"',
+        "self_play_copies": "a whole number >= 2, e.g. self_play_copies = 4",
+        "reference": 'a built-in bot, e.g. reference = "builtin:dummy"',
+        "qualify_games": "a whole number >= 0, e.g. qualify_games = 4",
+        "reference_seats": "a whole number >= 1, e.g. reference_seats = 3",
+    },
+    "judge": {
+        "database": 'an SQLAlchemy URL, e.g. database = "sqlite:///judge.db"',
+        "secret_key_file": 'a file name, e.g. secret_key_file = "judge.secret"',
+        "workers": "a whole number >= 0, e.g. workers = 2",
+        "host": 'an address to listen on, e.g. host = "127.0.0.1"',
+        "port": "a port number 1-65535, e.g. port = 8080",
+        "sandbox": 'full or auto, e.g. sandbox = "full"',
+    },
+}
+_LANGUAGE_KEYS = {
+    "suffix": 'the source file suffix, e.g. suffix = ".rs"',
+    "build": 'a command as a list, e.g. build = ["rustc", "-O", "-o", "bot", "{source}"]',
+    "run": 'a command as a list, e.g. run = ["./bot"]',
+}
+_POSITIVE = {"cpu_time", "move_time", "first_move_time", "average_time"}
+
+
+class _Reader:
+    """The file's text at hand, so that every error names its line."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def error(self, key: str, message: str, table: str | None = None) -> ContestError:
+        from lightcycle.tournament.config import line_for
+
+        return ContestError(f"{self.path}, line {line_for(self.text, key, table)}: {message}")
+
+    def expect(self, table: str, key: str, got: Any, wanted: str) -> ContestError:
+        shown = json.dumps(got) if isinstance(got, str | int | float | bool | list) else "a table"
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return self.error(key, f"[{table}] {key} = {shown}: expected {wanted}", table)
+
+    def unknown(self, table: str | None, data: Mapping[str, Any], allowed: list[str]) -> None:
+        bad = sorted(set(data) - set(allowed))
+        if bad:
+            where = f" in [{table}]" if table else ""
+            raise self.error(
+                bad[0],
+                f"unknown key {bad[0]!r}{where}; allowed: {', '.join(sorted(allowed))}",
+                table,
+            )
+
+    def table(self, data: Mapping[str, Any], key: str, parent: str | None = None) -> dict[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            name = f"{parent}.{key}" if parent else key
+            raise self.error(key, f"{name} must be a table, e.g. [{name}]", parent)
+        return value
+
+    def string(self, table: str, data: Mapping[str, Any], key: str) -> str:
+        value = data[key]
+        if not isinstance(value, str) or not value.strip():
+            raise self.expect(table, key, value, _KEYS[table][key])
+        return value.strip()
+
+    def integer(self, table: str, data: Mapping[str, Any], key: str, low: int) -> int:
+        value = data[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise self.expect(table, key, value, _KEYS[table][key])
+        return value
+
+    def number(self, table: str, data: Mapping[str, Any], key: str, positive: bool) -> float:
+        value = data[key]
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or value < 0
+            or (positive and value == 0)
+        ):
+            raise self.expect(table, key, value, _KEYS[table][key])
+        return float(value)
+
+    def strings(self, table: str, data: Mapping[str, Any], key: str, wanted: str) -> list[str]:
+        value = data[key]
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, str) and v.strip() for v in value)
+        ):
+            raise self.expect(table, key, value, wanted)
+        return [v.strip() for v in value]
+
+
+def load_contest(path: Path, *, database: str | None = None) -> Contest:
+    """Read and check a contest file.
+
+    Args:
+        path: the TOML file.
+        database: a URL that overrides ``[judge] database`` (``--db``).
+
+    Raises:
+        ContestError: one line naming the file, the line, the key and what was expected.
+    """
+    from lightcycle.maps.spec import MapError
+    from lightcycle.rules.ruleset import RulesError
+    from lightcycle.rules.variants import get_ruleset
+
+    r = _read(path)
+    data = tomllib.loads(r.text)
+    r.unknown(None, data, ["contest", "limits", "languages", "validation", "judge"])
+    if "contest" not in data:
+        raise ContestError(f"{path}, line 1: no [contest] table: add one with name and ruleset")
+    contest = r.table(data, "contest")
+    r.unknown("contest", contest, list(_KEYS["contest"]))
+    for key in ("name", "ruleset"):
+        if key not in contest:
+            raise r.error(key, f"[contest] has no {key}: add {_KEYS['contest'][key]}", "contest")
+    name = r.string("contest", contest, "name")
+    if not all(c.isalnum() or c in "_-" for c in name) or len(name) > 64:
+        raise r.expect("contest", "name", name, _KEYS["contest"]["name"])
+    title = r.string("contest", contest, "title") if "title" in contest else name
+    ruleset = r.string("contest", contest, "ruleset")
+    try:
+        rs = get_ruleset(ruleset)
+    except RulesError as exc:
+        raise r.error("ruleset", f"[contest] ruleset: {exc}", "contest") from None
+    low, high = rs.players
+    players = r.integer("contest", contest, "players", 2) if "players" in contest else low
+    if not low <= players <= high:
+        key = "players" if "players" in contest else "ruleset"
+        span = f"{low}-{high}" if high != low else str(low)
+        raise r.error(
+            key, f"[contest] players = {players}: {rs.id} plays {span} players", "contest"
+        )
+    if "maps" not in contest:
+        raise r.error("maps", f"[contest] has no maps: add {_KEYS['contest']['maps']}", "contest")
+    items = r.strings("contest", contest, "maps", _KEYS["contest"]["maps"])
+    maps = tuple(_map_item(path.parent, item) for item in items)
+    result = Contest(name=name, title=title, ruleset=rs.id, maps=maps, players=players, path=path)
+    try:
+        pool = result.pool()
+    except MapError as exc:
+        raise r.error("maps", f"[contest] maps: {exc}", "contest") from None
+    limits = _limits(r, r.table(data, "limits"))
+    languages = _languages(r, r.table(data, "languages"))
+    validation = _validation(r, r.table(data, "validation"), rs.id, players, pool)
+    judge = _judge(r, r.table(data, "judge"), path.resolve().parent, database)
+    return Contest(
+        name=name,
+        title=title,
+        ruleset=rs.id,
+        maps=maps,
+        players=players,
+        limits=limits,
+        languages=languages,
+        validation=validation,
+        judge=judge,
+        path=path,
+    )
+
+
+def _read(path: Path) -> _Reader:
+    from lightcycle.tournament.config import toml_error
+
+    if path.is_dir():
+        raise ContestError(f"{path} is a folder: give the contest file (.toml)")
+    if not path.is_file():
+        raise ContestError(f"contest file {path} not found; see examples/judge/")
+    try:
+        text = path.read_bytes().decode("utf-8")
+        tomllib.loads(text)
+    except OSError as exc:
+        raise ContestError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise ContestError(f"{path}, line {line}: not UTF-8 text; save the file as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContestError(toml_error(path, text, exc)) from None
+    return _Reader(path, text)
+
+
+def _map_item(base: Path, item: str) -> str:
+    """A map item with a relative file path read from the contest file's folder."""
+    candidate = base / item
+    if not Path(item).is_absolute() and candidate.is_file():
+        return str(candidate.resolve())
+    return item
+
+
+def _limits(r: _Reader, data: Mapping[str, Any]) -> LimitsSpec:
+    from lightcycle.referee.clock import TimeControlError
+
+    r.unknown("limits", data, list(_KEYS["limits"]))
+    values: dict[str, Any] = {}
+    for key in data:
+        if key == "memory":
+            values[key] = r.integer("limits", data, key, 16)
+        elif key == "source_size":
+            values[key] = r.integer("limits", data, key, 1)
+        else:
+            values[key] = r.number("limits", data, key, key in _POSITIVE)
+    limits = LimitsSpec(**values)
+    try:
+        limits.time_control().validate()
+    except TimeControlError as exc:
+        raise r.error(
+            "move_time",
+            f"[limits] {exc}".replace("--move-time", "move_time").replace(
+                "--average-time", "average_time"
+            ),
+            "limits",
+        ) from None
+    return limits
+
+
+def _languages(r: _Reader, data: Mapping[str, Any]) -> Mapping[str, LanguageSpec]:
+    known: dict[str, LanguageSpec] = dict(_BUILTIN_SPECS)
+    declared = {k: v for k, v in data.items() if k != "allowed"}
+    for name, table in declared.items():
+        t = f"languages.{name}"
+        if not isinstance(table, dict):
+            raise r.error(
+                name,
+                f"[languages] {name}: expected a table [languages.{name}] with suffix, build "
+                "and run, or allowed = [...]",
+                "languages",
+            )
+        if name in _BUILTIN_SPECS:
+            raise r.error(name, f"[{t}]: {name} is built in; give another name", t)
+        if not all(c.isalnum() or c in "_-+" for c in name):
+            raise r.error(name, f"[{t}]: a language name is letters, digits, _, - or +", t)
+        r.unknown(t, table, list(_LANGUAGE_KEYS))
+        for key in _LANGUAGE_KEYS:
+            if key not in table:
+                raise r.error(key, f"[{t}] has no {key}: add {_LANGUAGE_KEYS[key]}", t)
+        suffix = table["suffix"]
+        if not isinstance(suffix, str) or not suffix.startswith(".") or len(suffix) < 2:
+            raise r.expect(t, "suffix", suffix, _LANGUAGE_KEYS["suffix"])
+        build = r.strings(t, table, "build", _LANGUAGE_KEYS["build"])
+        run = r.strings(t, table, "run", _LANGUAGE_KEYS["run"])
+        known[name] = LanguageSpec(name, suffix, tuple(build), tuple(run))
+    if "allowed" in data:
+        wanted = 'a list of languages, e.g. allowed = ["python", "c", "cpp"]'
+        allowed = r.strings("languages", data, "allowed", wanted)
+        for name in allowed:
+            if name not in known:
+                raise r.error(
+                    "allowed",
+                    f"[languages] allowed: unknown language {name!r}; built in: "
+                    f"{', '.join(BUILTIN_LANGUAGES)}; declare others as [languages.{name}]",
+                    "languages",
+                )
+    else:
+        allowed = list(known)
+    return MappingProxyType({name: known[name] for name in allowed})
+
+
+def _validation(
+    r: _Reader, data: Mapping[str, Any], ruleset: str, players: int, pool: list[MapSpec]
+) -> ValidationSpec:
+    from lightcycle.bots.api import BotError
+    from lightcycle.bots.registry import make_bot
+    from lightcycle.protocols import get_protocol
+    from lightcycle.referee.match import unplayable
+    from lightcycle.referee.players import BotSpec
+    from lightcycle.rules.variants import get_ruleset
+
+    t = "validation"
+    r.unknown(t, data, list(_KEYS[t]))
+    default_reference = "builtin:dummy" if ruleset.startswith("tron3d") else "builtin:random"
+    values: dict[str, Any] = {
+        "reference": default_reference,
+        "self_play_copies": players,
+        "reference_seats": players - 1,
+    }
+    if "protocol" in data:
+        values["protocol"] = r.string(t, data, "protocol")
+        try:
+            get_protocol(values["protocol"])
+        except ValueError as exc:
+            raise r.error("protocol", f"[{t}] protocol: {exc}", t) from None
+    for key, low in (("self_play_copies", 2), ("qualify_games", 0), ("reference_seats", 1)):
+        if key in data:
+            values[key] = r.integer(t, data, key, low)
+    if "reference" in data:
+        values["reference"] = r.string(t, data, "reference")
+    spec = ValidationSpec(**values)
+    rs = get_ruleset(ruleset)
+    low, high = rs.players
+    for key, seats in (
+        ("self_play_copies", spec.self_play_copies),
+        ("reference_seats", spec.reference_seats + 1),
+    ):
+        if not low <= seats <= high:
+            span = f"{low}-{high}" if high != low else str(low)
+            what = "" if key == "self_play_copies" else "with the submission "
+            raise r.error(
+                key,
+                f"[{t}] {key} = {data.get(key, 'default')}: {what}that is a game of {seats} "
+                f"players; {rs.id} plays {span}",
+                t,
+            )
+    reference = spec.reference.strip()
+    if reference.startswith(("py:", "cmd:", "cteam:", "toml:")) or reference.endswith(".toml"):
+        raise r.expect(t, "reference", reference, _KEYS[t]["reference"])
+    try:
+        make_bot(reference)
+    except BotError as exc:
+        raise r.error("reference", f"[{t}] reference = {json.dumps(reference)}: {exc}", t) from None
+    bot = BotSpec(text="", kind="program", protocol=spec.protocol)
+    for seats in sorted({spec.self_play_copies, spec.reference_seats + 1}):
+        for m in pool:
+            problem = unplayable(m, rs, [bot], 0, players=seats)
+            if problem is not None:
+                raise r.error(
+                    "protocol" if "protocol" in data else "maps",
+                    f"[{t}] protocol {spec.protocol} cannot play {m.id} with {seats} "
+                    f"players: {problem}",
+                    t if "protocol" in data else "contest",
+                )
+    return spec
+
+
+def _judge(r: _Reader, data: Mapping[str, Any], base: Path, database: str | None) -> JudgeSpec:
+    t = "judge"
+    r.unknown(t, data, list(_KEYS[t]))
+    values: dict[str, Any] = {}
+    for key in ("database", "secret_key_file", "host", "sandbox"):
+        if key in data:
+            values[key] = r.string(t, data, key)
+    if values.get("sandbox", "full") not in SANDBOX_LEVELS:
+        raise r.expect(t, "sandbox", values["sandbox"], _KEYS[t]["sandbox"])
+    if "workers" in data:
+        values["workers"] = r.integer(t, data, "workers", 0)
+    if "port" in data:
+        values["port"] = r.integer(t, data, "port", 1)
+        if values["port"] > 65535:
+            raise r.expect(t, "port", values["port"], _KEYS[t]["port"])
+    spec = JudgeSpec(**values)
+    url = database if database is not None else spec.database
+    secret = Path(spec.secret_key_file)
+    return JudgeSpec(
+        database=_relative_sqlite(url, base) if database is None else url,
+        secret_key_file=str(secret if secret.is_absolute() else base / secret),
+        workers=spec.workers,
+        host=spec.host,
+        port=spec.port,
+        sandbox=spec.sandbox,
+    )
+
+
+def _relative_sqlite(url: str, base: Path) -> str:
+    """A relative SQLite path in the file is read from the contest file's folder, so the
+    judge finds its database whatever folder it is started from."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and len(url) > len(prefix):
+        return prefix + str((base / url[len(prefix) :]).resolve())
+    return url

@@ -1,0 +1,1 @@
+"""The judge's alembic migrations (version table ``lightcycle_judge_version``)."""

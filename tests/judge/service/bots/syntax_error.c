@@ -1,0 +1,7 @@
+#include <stdio.h>
+
+int main(void)
+{
+    int x = ;
+    return 0;
+}

@@ -1,0 +1,139 @@
+"""The contest file: a complete one loads, every bad value is one line naming its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lightcycle.judge.service.contest import ContestError, load_contest
+
+CASES = Path(__file__).parent / "data" / "bad_contests.txt"
+
+FULL = """\
+[contest]
+name = "tron3d-2026"
+ruleset = "tron3d@1"
+maps = ["cube", "donut"]
+players = 4
+title = "3D Tron, spring"
+[limits]
+cpu_time = 2.0
+move_time = 1.0
+first_move_time = 3.0
+memory = 256
+source_size = 65536
+[languages]
+allowed = ["python", "c", "cpp", "rust"]
+[languages.rust]
+suffix = ".rs"
+build = ["rustc", "-O", "-o", "bot", "{source}"]
+run = ["./bot"]
+[validation]
+protocol = "jsonl"
+self_play_copies = 4
+reference = "builtin:dummy"
+qualify_games = 4
+reference_seats = 3
+[judge]
+database = "sqlite:///judge.db"
+secret_key_file = "judge.secret"
+workers = 2
+host = "127.0.0.1"
+port = 8080
+sandbox = "full"
+"""
+
+
+def bad_contests() -> list[tuple[str, str, str]]:
+    """``(line, message, text)`` per case of ``data/bad_contests.txt``."""
+    cases: list[tuple[str, str, str]] = []
+    header: tuple[str, str] | None = None
+    body: list[str] = []
+    for raw in CASES.read_text(encoding="utf-8").splitlines():
+        if raw.startswith("--- "):
+            if header is not None:
+                cases.append((*header, "\n".join(body).strip("\n")))
+            where, _, message = raw.removeprefix("--- ").partition(" | ")
+            header, body = (where, message), []
+        elif header is not None:
+            body.append(raw)
+    assert header is not None
+    cases.append((*header, "\n".join(body).strip("\n")))
+    return cases
+
+
+def test_a_complete_contest_file(tmp_path: Path) -> None:
+    path = tmp_path / "contest.toml"
+    path.write_text(FULL)
+    c = load_contest(path)
+    assert (c.name, c.title, c.ruleset, c.maps, c.players) == (
+        "tron3d-2026",
+        "3D Tron, spring",
+        "tron3d@1",
+        ("cube", "donut"),
+        4,
+    )
+    assert [m.id.split("@")[0] for m in c.pool()] == ["cube", "donut"]
+    control = c.limits.time_control()
+    assert (control.cpu, control.move, control.first_move) == (2.0, 1.0, 3.0)
+    assert (c.limits.memory, c.limits.source_size) == (256, 65536)
+    assert list(c.languages) == ["python", "c", "cpp", "rust"]
+    rust = c.languages["rust"]
+    assert (rust.suffix, rust.build, rust.run, rust.builtin) == (
+        ".rs",
+        ("rustc", "-O", "-o", "bot", "{source}"),
+        ("./bot",),
+        False,
+    )
+    assert c.languages["c"].builtin and c.languages["python"].suffix == ".py"
+    v = c.validation
+    assert (v.protocol, v.self_play_copies, v.reference, v.qualify_games, v.reference_seats) == (
+        "jsonl",
+        4,
+        "builtin:dummy",
+        4,
+        3,
+    )
+    # relative files are read from the contest file's folder, wherever the judge starts
+    assert c.judge.database == f"sqlite:///{tmp_path.resolve() / 'judge.db'}"
+    assert c.judge.secret_key_file == str(tmp_path.resolve() / "judge.secret")
+    assert (c.judge.workers, c.judge.host, c.judge.port, c.judge.sandbox) == (
+        2,
+        "127.0.0.1",
+        8080,
+        "full",
+    )
+    assert load_contest(path, database="sqlite://").judge.database == "sqlite://"
+
+
+def test_defaults_follow_the_ruleset(tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    path.write_text('[contest]\nname = "duel"\nruleset = "torus@1"\nmaps = ["torus-20"]\n')
+    c = load_contest(path)
+    assert (c.players, c.title) == (2, "duel")
+    v = c.validation
+    assert (v.self_play_copies, v.reference_seats, v.reference) == (2, 1, "builtin:random")
+    assert list(c.languages) == ["python", "c", "cpp"]
+    assert c.judge.sandbox == "full"
+
+
+@pytest.mark.parametrize(("line", "message", "text"), bad_contests())
+def test_bad_contest_files_are_refused_in_one_line(
+    tmp_path: Path, line: str, message: str, text: str
+) -> None:
+    path = tmp_path / "contest.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(ContestError) as info:
+        load_contest(path)
+    error = str(info.value)
+    assert "\n" not in error
+    assert error.startswith(f"{path}, line {line}:"), error
+    assert message in error, error
+
+
+def test_missing_and_folder_paths(tmp_path: Path) -> None:
+    with pytest.raises(ContestError, match="not found"):
+        load_contest(tmp_path / "nope.toml")
+    with pytest.raises(ContestError, match="is a folder"):
+        load_contest(tmp_path)

@@ -1,0 +1,330 @@
+"""The judge's steps with real builds (gcc, g++, python) and real games in the sandbox.
+
+Each case builds a bot of tests/judge/service/bots/ and takes it as far as it goes:
+a compile error stops at the build, a crash, a CPU hog, a memory hog and a bot writing
+junk stop at the self-play test, a weak bot at the qualifying games, and good bots in C,
+C++ and Python are accepted. The contest is a small duel (classic rules on arena-15,
+``tron2010``, short move times) so that every case takes a second or two.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from lightcycle.judge.service.contest import Contest, JudgeSpec, LimitsSpec, ValidationSpec
+from lightcycle.judge.service.languages import (
+    BUILTIN,
+    LanguageError,
+    is_bot_class,
+    language_for,
+)
+from lightcycle.judge.service.pipeline import (
+    StepResult,
+    build_source,
+    first_error,
+    qualify,
+    run_step,
+    self_play,
+)
+from lightcycle.replay.model import Replay
+from lightcycle.sandbox import cgroups
+from lightcycle.sandbox.check import bwrap_usable
+
+BOTS = Path(__file__).parent / "bots"
+QUALIFY_SEED = 2
+"""Games are deterministic (the bots are, and ``random`` is seeded by the game): from
+this seed the good bots win both qualifying games, one from each seat."""
+
+
+def _sandbox() -> str:
+    return "full" if bwrap_usable() else "auto"
+
+
+CONTEST = Contest(
+    name="test",
+    title="pipeline test",
+    ruleset="classic@1",
+    maps=("arena-15",),
+    players=2,
+    limits=LimitsSpec(move_time=0.5, first_move_time=1.5, memory=64),
+    validation=ValidationSpec(
+        protocol="tron2010",
+        self_play_copies=2,
+        reference="builtin:random",
+        qualify_games=2,
+        reference_seats=1,
+    ),
+    judge=JudgeSpec(sandbox=_sandbox()),
+)
+
+
+def _need(program: str) -> None:
+    if shutil.which(program) is None:
+        pytest.skip(f"{program} is not installed: the judge's builds need it")
+
+
+def _read(filename: str) -> bytes:
+    """A bot's source; a file the linters must not read is stored as NAME.txt."""
+    stored = BOTS / filename
+    return (stored if stored.exists() else BOTS / f"{filename}.txt").read_bytes()
+
+
+def _build(filename: str, language: str, contest: Contest = CONTEST) -> tuple[StepResult, bytes]:
+    source = _read(filename)
+    lang = language_for(language, source, contest.ruleset, dict(contest.languages))
+    return build_source(lang, filename, source, contest), source
+
+
+def _validate(filename: str, language: str, contest: Contest = CONTEST) -> list[StepResult]:
+    """Build, test and qualify as far as the bot gets; every step's result."""
+    built, source = _build(filename, language, contest)
+    steps = [built]
+    if not built.ok:
+        return steps
+    assert built.artifact is not None and built.next_kind == "test"
+    lang = language_for(language, source, contest.ruleset, dict(contest.languages))
+    tested = self_play(lang, filename, built.artifact, contest)
+    steps.append(tested)
+    if not tested.ok:
+        return steps
+    assert tested.next_kind == "qualify"
+    steps.append(qualify(lang, filename, built.artifact, contest, "mine", seed=QUALIFY_SEED))
+    return steps
+
+
+# -- languages -------------------------------------------------------------------------
+
+
+def test_languages_builtin_and_declared() -> None:
+    assert language_for("c", b"", "classic@1", {}).build[0] == "gcc"
+    assert language_for("cpp", b"", "classic@1", {}).build[0] == "g++"
+    plain = language_for("python", b"print(1)\n", "classic@1", {})
+    assert plain.run == ("python3", "{source}") and plain.protocol is None
+    hosted = language_for("python", (BOTS / "good_bot.py").read_bytes(), "classic@1", {})
+    assert "lightcycle.judge.service.pyhost" in hosted.run and hosted.protocol == "jsonl"
+    assert language_for("c", b"", "teams@1", {}).artifacts == ("team.so",)
+    rust = language_for(
+        "rust",
+        b"",
+        "classic@1",
+        {"rust": {"suffix": ".rs", "build": ["rustc", "{source}"], "run": ["./bot"]}},
+    )
+    assert rust.build_argv("bot.rs") == ["rustc", "bot.rs"] and rust.artifacts == ("bot",)
+    with pytest.raises(LanguageError, match="unknown language 'cobol'"):
+        language_for("cobol", b"", "classic@1", dict(BUILTIN))
+    assert is_bot_class(b"class Mine(Bot):\n    pass\n")
+    assert not is_bot_class(b"print('class Mine(Bot):')\n")
+
+
+def test_first_error_finds_the_line() -> None:
+    gcc = "bot.c: In function 'main':\nbot.c:5:13: error: expected expression\n    5 | x\n"
+    assert first_error(gcc) == "bot.c:5:13: error: expected expression"
+    py = (
+        '  File "bot.py", line 1\n    def move(view:\n            ^\n'
+        "SyntaxError: '(' was never closed\n"
+    )
+    assert first_error(py) == "bot.py, line 1: SyntaxError: '(' was never closed"
+    assert first_error("nothing useful\n") is None
+
+
+# -- the states --------------------------------------------------------------------------
+
+
+def test_compile_error_is_build_failed_with_the_line() -> None:
+    _need("gcc")
+    (built,) = _validate("syntax_error.c", "c")
+    assert built.state == "build_failed" and not built.ok and built.next_kind is None
+    assert built.reason.startswith("syntax_error.c:5:13: error:")
+    assert "int x = ;" in built.log  # the compiler's whole output is kept
+
+
+def test_python_syntax_error_is_build_failed() -> None:
+    (built,) = _validate("syntax_error.py", "python")
+    assert built.state == "build_failed"
+    assert built.reason.startswith("syntax_error.py, line 1:") and "SyntaxError" in built.reason
+
+
+def test_crash_on_turn_1_names_the_copy_and_signal() -> None:
+    _need("gcc")
+    built, tested = _validate("crash.c", "c")
+    assert built.ok and tested.state == "test_failed" and tested.next_kind is None
+    assert "copy 1: crashed on turn 1" in tested.reason
+    assert "copy 2: crashed on turn 1" in tested.reason
+    assert "SIGSEGV" in tested.reason
+    (game,) = tested.games
+    assert [s["verdict"] for s in game.seats] == ["crashed", "crashed"]
+    assert "about to crash" in game.seats[0]["stderr_tail"]
+    assert Replay.from_json(game.replay).verdicts  # the replay shows the verdicts
+
+
+def test_cpu_hog_is_stopped() -> None:
+    _need("gcc")
+    contest = replace(CONTEST, limits=replace(CONTEST.limits, cpu_time=0.5))
+    built, tested = _validate("cpu_hog.c", "c", contest)
+    assert built.ok and tested.state == "test_failed"
+    seats = tested.games[0].seats
+    assert {s["verdict"] for s in seats} <= {"timeout", "disqualified"}
+    assert "copy 1: " in tested.reason and "on turn 1" in tested.reason
+    assert "limit is 1.5 s" in tested.reason or "budget is 0.5 s" in tested.reason
+    assert all(s["cpu_limit"] == 0.5 for s in seats)
+
+
+def test_memory_hog_meets_its_data_limit() -> None:
+    _need("gcc")
+    built, tested = _validate("memory_hog.c", "c")
+    assert built.ok and tested.state == "test_failed"
+    seats = tested.games[0].seats
+    assert all(s["verdict"] == "crashed" for s in seats), seats
+    # malloc fails at the 64 MiB data limit; the bot's own message says so
+    assert "copy 1: crashed on turn 1: exit code 3" in tested.reason
+    assert "malloc failed" in tested.reason
+
+
+def test_shared_memory_hog_is_killed_over_its_limit() -> None:
+    _need("gcc")
+    if cgroups.hierarchy() is None:
+        pytest.skip(f"no memory cgroup here ({cgroups.status()[1]}): shared memory is unbounded")
+    built, tested = _validate("shared_memory_hog.c", "c")
+    assert built.ok and tested.state == "test_failed"
+    assert "copy 1: crashed on turn 1: killed: over its memory limit (64 MiB" in tested.reason
+
+
+def test_junk_on_stdout_is_bad_output() -> None:
+    _need("gcc")
+    built, tested = _validate("junk.c", "c")
+    assert built.ok and tested.state == "test_failed"
+    assert "copy 1: bad_output on turn 1" in tested.reason
+    assert "debug" in tested.reason  # what it wrote
+
+
+def test_a_bot_that_loses_fails_qualifying_and_keeps_the_replay() -> None:
+    _need("gcc")
+    _built, tested, qualified = _validate("loser.c", "c")
+    assert tested.ok and tested.state == "qualifying"  # it plays by the rules...
+    assert qualified.state == "qualify_failed" and not qualified.ok  # ...but loses
+    assert qualified.reason.startswith("lost qualifying game 1 of 2 against 1 x builtin:random")
+    (game,) = qualified.games  # it stopped at the lost game
+    assert game.result == "loss" and game.kind == "qualify" and game.idx == 1
+    assert Replay.from_json(game.replay).seats[0]["name"] == "mine"
+
+
+@pytest.mark.parametrize(
+    ("filename", "language", "compiler"),
+    [("good.c", "c", "gcc"), ("good.cpp", "cpp", "g++"), ("good_bot.py", "python", None)],
+)
+def test_good_bots_are_accepted(filename: str, language: str, compiler: str | None) -> None:
+    if compiler is not None:
+        _need(compiler)
+    built, tested, qualified = _validate(filename, language)
+    assert built.ok and tested.ok, tested.reason
+    assert qualified.ok, qualified.reason
+    assert qualified.state == "accepted" and qualified.next_kind is None
+    assert [g.result for g in qualified.games] == ["win", "win"]
+    mine = [[s["submission"] for s in g.seats] for g in qualified.games]
+    assert mine == [[True, False], [False, True]]  # the seats rotate
+
+
+# -- through run_step ----------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    kind: str
+
+
+@dataclass
+class _Submission:
+    id: int
+    name: str
+    language: str
+    filename: str
+    source_sha256: str
+    artifact_sha256: str | None = None
+
+
+class _Blobs:
+    def __init__(self) -> None:
+        self.data: dict[str, bytes] = {}
+
+    def put(self, content: bytes) -> str:
+        import hashlib
+
+        key = hashlib.sha256(content).hexdigest()
+        self.data[key] = content
+        return key
+
+    def blob(self, sha256: str) -> bytes | None:
+        return self.data.get(sha256)
+
+
+def test_run_step_goes_build_test_qualify() -> None:
+    _need("gcc")
+    blobs = _Blobs()
+    sub = _Submission(1, "mine", "c", "good.c", blobs.put((BOTS / "good.c").read_bytes()))
+    contest = replace(CONTEST, validation=replace(CONTEST.validation, qualify_games=0))
+    built = run_step(_Job("build"), sub, blobs, contest)
+    assert built.ok and built.next_kind == "test" and built.artifact is not None
+    sub.artifact_sha256 = blobs.put(built.artifact)
+    tested = run_step(_Job("test"), sub, blobs, contest)
+    assert tested.ok and tested.state == "accepted" and tested.next_kind is None  # no games
+
+
+def test_run_step_without_its_artifact_is_the_judges_fault() -> None:
+    blobs = _Blobs()
+    sub = _Submission(1, "mine", "c", "good.c", blobs.put(b"int main(void) { return 0; }\n"))
+    with pytest.raises(RuntimeError, match="artifact is missing"):
+        run_step(_Job("test"), sub, blobs, CONTEST)
+
+
+def test_through_the_store_a_loser_ends_qualify_failed(tmp_path: Path) -> None:
+    """The worker's path: claim, `run_step`, complete, until the queue is empty."""
+    _need("gcc")
+    from lightcycle.judge.service.store import JudgeStore
+
+    with JudgeStore(f"sqlite:///{tmp_path / 'judge.db'}") as store:
+        user = store.create_user("ada@example.org", "not-a-real-hash")
+        sid = store.submit(user, "loser", "c", "loser.c", _read("loser.c"))
+        kinds = []
+        while (job := store.claim("w1")) is not None:
+            kinds.append(job.kind)
+            sub = store.submission(job.submission_id)
+            assert sub is not None
+            assert store.complete(job, "w1", run_step(job, sub, store, CONTEST))
+        assert kinds == ["build", "test", "qualify"]
+        sub = store.submission(sid)
+        assert sub is not None and sub.state == "qualify_failed"
+        assert sub.reason.startswith("lost qualifying game 1 of 2")
+        assert sub.artifact_sha256 is not None
+        lost = [g for g in sub.games if g.kind == "qualify"]
+        assert len(lost) == 1
+        game = store.game(lost[0].id)
+        assert game is not None and Replay.from_json(game.replay).seats[0]["name"] == "loser"
+
+
+def test_tron3d_self_play_of_a_python_program_within_the_cpu_budget() -> None:
+    """The 3D course's setting: four copies on the cube, 2 s of CPU for a whole game."""
+    contest = Contest(
+        name="tron3d",
+        title="3D",
+        ruleset="tron3d@1",
+        maps=("cube",),
+        players=4,
+        limits=LimitsSpec(cpu_time=2.0, move_time=1.0, first_move_time=3.0, memory=256),
+        validation=ValidationSpec(protocol="jsonl", self_play_copies=4, reference="builtin:dummy"),
+        judge=JudgeSpec(sandbox=_sandbox()),
+    )
+    built, source = _build("graph_bot.py", "python", contest)
+    assert built.ok and built.artifact is not None
+    lang = language_for("python", source, contest.ruleset, dict(contest.languages))
+    assert lang.run == ("python3", "{source}")  # a program, not a Bot class
+    tested = self_play(lang, "graph_bot.py", built.artifact, contest)
+    assert tested.ok, tested.reason
+    assert tested.state == "qualifying" and tested.next_kind == "qualify"
+    (game,) = tested.games
+    assert [s["name"] for s in game.seats] == ["copy 1", "copy 2", "copy 3", "copy 4"]
+    assert all(s["verdict"] == "ok" and s["cpu_limit"] == 2.0 for s in game.seats)
+    assert all(0 < s["cpu_used"] <= 2.0 for s in game.seats)
