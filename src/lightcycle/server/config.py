@@ -30,8 +30,8 @@ from lightcycle.referee.match import unplayable
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.tournament.config import line_for, toml_error
 from lightcycle.tournament.duel import parse_pool
+from lightcycle.tournament.tomlfile import TomlReader, toml_error
 
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a queue may be called (it is typed in hellos and URLs)."""
@@ -191,38 +191,10 @@ _QUEUE_KEYS = {
 _TOP_KEYS = ("server", "limits", "queues")
 
 
-class _Reader:
-    """The parsed file with its text at hand, so that every error names its line."""
+class _Reader(TomlReader):
+    """The server file's text at hand, so that every error names its line."""
 
-    def __init__(self, path: Path, text: str) -> None:
-        self.path = path
-        self.text = text
-
-    def error(self, key: str, message: str, table: str | None = None) -> ConfigError:
-        return ConfigError(f"{self.path}, line {line_for(self.text, key, table)}: {message}")
-
-    def expect(self, table: str, key: str, got: Any, wanted: str) -> ConfigError:
-        shown = json.dumps(got) if isinstance(got, str | int | float | bool | list) else "a table"
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        return self.error(key, f"[{table}] {key} = {shown}: expected {wanted}", table)
-
-    def unknown(self, table: str | None, data: Mapping[str, Any], allowed: list[str]) -> None:
-        bad = sorted(set(data) - set(allowed))
-        if bad:
-            where = f" in [{table}]" if table else ""
-            raise self.error(
-                bad[0],
-                f"unknown key {bad[0]!r}{where}; allowed: {', '.join(sorted(allowed))}",
-                table,
-            )
-
-    def table(self, data: Mapping[str, Any], key: str, parent: str | None = None) -> dict[str, Any]:
-        value = data.get(key, {})
-        if not isinstance(value, dict):
-            name = f"{parent}.{key}" if parent else key
-            raise self.error(key, f"{name} must be a table, e.g. [{name}]", parent)
-        return value
+    error_type = ConfigError
 
 
 def _number(r: _Reader, table: str, data: Mapping[str, Any], key: str, wanted: str) -> float:

@@ -18,6 +18,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from lightcycle.tournament.tomlfile import TomlReader
+
 if TYPE_CHECKING:  # the checks import the game's modules only when a file is read, so a
     # worker process (which gets its Contest built) starts fast
     from lightcycle.maps.spec import MapSpec
@@ -217,40 +219,10 @@ _LANGUAGE_KEYS = {
 _POSITIVE = {"cpu_time", "move_time", "first_move_time", "average_time"}
 
 
-class _Reader:
-    """The file's text at hand, so that every error names its line."""
+class _Reader(TomlReader):
+    """The contest file's text at hand, so that every error names its line."""
 
-    def __init__(self, path: Path, text: str) -> None:
-        self.path = path
-        self.text = text
-
-    def error(self, key: str, message: str, table: str | None = None) -> ContestError:
-        from lightcycle.tournament.config import line_for
-
-        return ContestError(f"{self.path}, line {line_for(self.text, key, table)}: {message}")
-
-    def expect(self, table: str, key: str, got: Any, wanted: str) -> ContestError:
-        shown = json.dumps(got) if isinstance(got, str | int | float | bool | list) else "a table"
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        return self.error(key, f"[{table}] {key} = {shown}: expected {wanted}", table)
-
-    def unknown(self, table: str | None, data: Mapping[str, Any], allowed: list[str]) -> None:
-        bad = sorted(set(data) - set(allowed))
-        if bad:
-            where = f" in [{table}]" if table else ""
-            raise self.error(
-                bad[0],
-                f"unknown key {bad[0]!r}{where}; allowed: {', '.join(sorted(allowed))}",
-                table,
-            )
-
-    def table(self, data: Mapping[str, Any], key: str, parent: str | None = None) -> dict[str, Any]:
-        value = data.get(key, {})
-        if not isinstance(value, dict):
-            name = f"{parent}.{key}" if parent else key
-            raise self.error(key, f"{name} must be a table, e.g. [{name}]", parent)
-        return value
+    error_type = ContestError
 
     def string(self, table: str, data: Mapping[str, Any], key: str) -> str:
         value = data[key]
@@ -355,7 +327,7 @@ def load_contest(path: Path, *, database: str | None = None) -> Contest:
 
 
 def _read(path: Path) -> _Reader:
-    from lightcycle.tournament.config import toml_error
+    from lightcycle.tournament.tomlfile import toml_error
 
     if path.is_dir():
         raise ContestError(f"{path} is a folder: give the contest file (.toml)")
