@@ -101,7 +101,7 @@ def worker(
                 )
 
         before = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        _log_progress()
         console.print(
             f"worker {worker_name} judging {loaded.name} on {_shown(loaded.judge.database)}; "
             "Ctrl-C stops it.",
@@ -166,7 +166,7 @@ def serve(
 
     with user_errors():
         load(contest, db)  # a bad contest file: its one-line error, exit 2
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+        _log_progress()
         try:
             run_judge(contest, workers=workers, host=host, port=port, db=db)
         except (ServeError, StorageError) as exc:
@@ -213,3 +213,10 @@ def _shown(url: str) -> str:
     from lightcycle.storage import display_url
 
     return display_url(url)
+
+
+def _log_progress() -> None:
+    """Show the judge's own progress (jobs claimed, steps done) with a time stamp, and
+    only warnings from the libraries under it (alembic's set-up chatter is not news)."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("lightcycle").setLevel(logging.INFO)
