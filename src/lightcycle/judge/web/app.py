@@ -319,25 +319,23 @@ def create_app(store: "JudgeStore", contest: "Contest", secret_key: bytes) -> An
         games = [(g, seats_of(g)) for g in row.games]
         return {"sub": row, "steps": row.steps, "games": games}
 
-    @app.get("/submissions/{sid}", response_class=HTMLResponse)
-    def submission_page(request: Request, sid: int) -> HTMLResponse:
+    def submission_view(request: Request, sid: int, template: str) -> HTMLResponse:
+        """A submission of the logged-in user in ``template`` (its page or its fragment)."""
         user = current_user(request)
         if user is None:
             return need_login(request)
         row = mine(request, user, sid)
         if row is None:
             return error(request, 404, "No such submission", f"You have no submission {sid}.")
-        return html(request, "submission.html", **submission_context(row))
+        return html(request, template, **submission_context(row))
+
+    @app.get("/submissions/{sid}", response_class=HTMLResponse)
+    def submission_page(request: Request, sid: int) -> HTMLResponse:
+        return submission_view(request, sid, "submission.html")
 
     @app.get("/fragments/submissions/{sid}", response_class=HTMLResponse)
     def fragment_submission(request: Request, sid: int) -> HTMLResponse:
-        user = current_user(request)
-        if user is None:
-            return need_login(request)
-        row = mine(request, user, sid)
-        if row is None:
-            return error(request, 404, "No such submission", f"You have no submission {sid}.")
-        return html(request, "_submission.html", **submission_context(row))
+        return submission_view(request, sid, "_submission.html")
 
     @app.get("/games/{gid}", response_class=HTMLResponse)
     def game_page(request: Request, gid: int) -> HTMLResponse:
