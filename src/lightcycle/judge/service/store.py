@@ -41,7 +41,7 @@ from lightcycle.judge.service.tables import (
 )
 from lightcycle.storage import begin_write, migrate, open_engine
 
-SCHEMA_REVISION = "j0001"
+SCHEMA_REVISION = "j0002"
 """The newest migration (a test checks it is alembic's head)."""
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"

@@ -26,6 +26,7 @@ users = sa.Table(
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("is_admin", sa.Boolean, nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("official_submission_id", sa.Integer, nullable=True),
 )
 
 names = sa.Table(
@@ -60,6 +61,7 @@ submissions = sa.Table(
     sa.Column("updated_at", sa.String(40), nullable=False),
     sa.Column("accepted_at", sa.String(40), nullable=True),
     sa.Column("artifact_sha256", sa.String(64), sa.ForeignKey("judge_blobs.sha256"), nullable=True),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 steps = sa.Table(
@@ -101,6 +103,101 @@ games = sa.Table(
     sa.Column("replay", sa.Text, nullable=False),
 )
 
+rounds = sa.Table(
+    "judge_rounds",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("number", sa.Integer, nullable=False, unique=True),
+    sa.Column("state", sa.String(16), nullable=False, index=True),
+    sa.Column("seed", sa.Integer, nullable=False),
+    sa.Column("stage", sa.Integer, nullable=False),
+    sa.Column("started_by", sa.Integer, sa.ForeignKey("judge_users.id"), nullable=True),
+    sa.Column("started_at", sa.String(40), nullable=False),
+    sa.Column("finished_at", sa.String(40), nullable=True),
+    sa.Column("out_user_id", sa.Integer, sa.ForeignKey("judge_users.id"), nullable=True),
+    sa.Column("out_submission_id", sa.Integer, nullable=True),
+    sa.Column("out_name", sa.String(16), nullable=True),
+    sa.Column("note", sa.Text, nullable=False),
+)
+
+round_entries = sa.Table(
+    "judge_round_entries",
+    metadata,
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("judge_rounds.id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("judge_users.id"), primary_key=True),
+    sa.Column("submission_id", sa.Integer, sa.ForeignKey("judge_submissions.id"), nullable=False),
+    sa.Column("name", sa.String(16), nullable=False),
+    sa.Column("safe_stage", sa.Integer, nullable=True),
+    sa.Column("out", sa.Boolean, nullable=False),
+)
+
+matches = sa.Table(
+    "judge_matches",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(10), nullable=False, index=True),
+    sa.Column("state", sa.String(16), nullable=False, index=True),
+    sa.Column("created_by", sa.Integer, sa.ForeignKey("judge_users.id"), nullable=True),
+    sa.Column("round_id", sa.Integer, sa.ForeignKey("judge_rounds.id"), nullable=True, index=True),
+    sa.Column("stage", sa.Integer, nullable=True),
+    sa.Column("grp", sa.Integer, nullable=True),
+    sa.Column("map", sa.String(200), nullable=False),
+    sa.Column("seed", sa.Integer, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("replay", sa.Text, nullable=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("finished_at", sa.String(40), nullable=True),
+)
+
+match_seats = sa.Table(
+    "judge_match_seats",
+    metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("judge_matches.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column(
+        "submission_id",
+        sa.Integer,
+        sa.ForeignKey("judge_submissions.id"),
+        nullable=True,
+        index=True,
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("judge_users.id"), nullable=True, index=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("rank", sa.Integer, nullable=True),
+    sa.Column("score", sa.Float, nullable=True),
+    sa.Column("verdict", sa.String(20), nullable=True),
+    sa.Column("detail", sa.Text, nullable=False),
+    sa.Column("turn", sa.Integer, nullable=True),
+    sa.Column("cpu_used", sa.Float, nullable=True),
+    sa.Column("cpu_limit", sa.Float, nullable=True),
+    sa.Column("stderr_tail", sa.Text, nullable=False),
+)
+
+friends = sa.Table(
+    "judge_friends",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("judge_users.id"), primary_key=True),
+    sa.Column("friend_id", sa.Integer, sa.ForeignKey("judge_users.id"), primary_key=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+ratings = sa.Table(
+    "judge_ratings",
+    metadata,
+    sa.Column("submission_id", sa.Integer, sa.ForeignKey("judge_submissions.id"), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+
+settings = sa.Table(
+    "judge_settings",
+    metadata,
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
 jobs = sa.Table(
     "judge_jobs",
     metadata,
@@ -110,9 +207,10 @@ jobs = sa.Table(
         "submission_id",
         sa.Integer,
         sa.ForeignKey("judge_submissions.id"),
-        nullable=False,
+        nullable=True,
         index=True,
     ),
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("judge_matches.id"), nullable=True, index=True),
     sa.Column("state", sa.String(16), nullable=False, index=True),
     sa.Column("attempts", sa.Integer, nullable=False),
     sa.Column("worker", sa.String(100), nullable=True),
@@ -146,7 +244,7 @@ FINAL_STATES = frozenset(
 QUEUED, RUNNING, DONE, INTERNAL_ERROR = "queued", "running", "done", "internal_error"
 """A job's states."""
 
-JOB_KINDS = ("build", "test", "qualify")
+JOB_KINDS = ("build", "test", "qualify", "match")
 """What a job does; the submission's state while it runs is ``RUNNING_STATE[kind]``."""
 
 RUNNING_STATE = {"build": "building", "test": "testing", "qualify": "qualifying"}
@@ -175,6 +273,7 @@ class UserRow:
     password_hash: str
     is_admin: bool
     created_at: str
+    official_submission_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -222,6 +321,7 @@ class SubmissionRow:
     updated_at: str
     accepted_at: str | None
     artifact_sha256: str | None
+    public: bool = False
     steps: tuple[StepRow, ...] = field(default_factory=tuple)
     games: tuple[GameRow, ...] = field(default_factory=tuple)
 
@@ -232,7 +332,7 @@ class JobRow:
 
     id: int
     kind: str
-    submission_id: int
+    submission_id: int | None
     state: str
     attempts: int
     worker: str | None
@@ -242,11 +342,66 @@ class JobRow:
     finished_at: str | None
     error: str
     key: str
+    match_id: int | None = None
+
+
+MATCH_KINDS = ("friendly", "official", "ladder")
+"""What a match is for: a friendly one (results count for nothing, seen by its players'
+owners only), a game of an official elimination round, or a ladder game (public, rated)."""
+
+MATCH_STATES = ("queued", "running", "done", "internal_error")
+"""A match's states: its job's, mirrored so a page reads one row."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat of a match: who sat there and, once played, how it did.
+
+    ``submission_id`` is ``None`` for a reference bot (the contest's Dummy, filling a
+    short group or chosen as a friendly opponent); ``user_id`` then too.
+    """
+
+    match_id: int
+    seat: int
+    submission_id: int | None
+    user_id: int | None
+    name: str
+    rank: int | None = None
+    score: float | None = None
+    verdict: str | None = None
+    detail: str = ""
+    turn: int | None = None
+    cpu_used: float | None = None
+    cpu_limit: float | None = None
+    stderr_tail: str = ""
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A match (`lightcycle.judge.service.matches`); ``replay`` is the JSON text once
+    played (loaded only by calls that say so), ``seats`` in seat order."""
+
+    id: int
+    kind: str
+    state: str
+    created_by: int | None
+    round_id: int | None
+    stage: int | None
+    grp: int | None
+    map: str
+    seed: int
+    reason: str
+    created_at: str
+    finished_at: str | None
+    seats: tuple[SeatRow, ...] = field(default_factory=tuple)
+    replay: str | None = None
 
 
 def user_row(r: Any) -> UserRow:
     """A `UserRow` from a result row of ``judge_users``."""
-    return UserRow(r.id, r.email, r.password_hash, bool(r.is_admin), r.created_at)
+    return UserRow(
+        r.id, r.email, r.password_hash, bool(r.is_admin), r.created_at, r.official_submission_id
+    )
 
 
 def submission_row(r: Any) -> SubmissionRow:
@@ -264,6 +419,7 @@ def submission_row(r: Any) -> SubmissionRow:
         r.updated_at,
         r.accepted_at,
         r.artifact_sha256,
+        bool(r.public),
     )
 
 
@@ -296,4 +452,44 @@ def job_row(r: Any) -> JobRow:
         r.finished_at,
         r.error,
         r.key,
+        r.match_id,
+    )
+
+
+def seat_row(r: Any) -> SeatRow:
+    """A `SeatRow` from a row of ``judge_match_seats``."""
+    return SeatRow(
+        r.match_id,
+        r.seat,
+        r.submission_id,
+        r.user_id,
+        r.name,
+        r.rank,
+        r.score,
+        r.verdict,
+        r.detail,
+        r.turn,
+        r.cpu_used,
+        r.cpu_limit,
+        r.stderr_tail,
+    )
+
+
+def match_row(r: Any, seats: tuple[SeatRow, ...] = (), replay: str | None = None) -> MatchRow:
+    """A `MatchRow` from a row of ``judge_matches`` (seats and replay given apart)."""
+    return MatchRow(
+        r.id,
+        r.kind,
+        r.state,
+        r.created_by,
+        r.round_id,
+        r.stage,
+        r.grp,
+        r.map,
+        r.seed,
+        r.reason,
+        r.created_at,
+        r.finished_at,
+        seats,
+        replay,
     )
