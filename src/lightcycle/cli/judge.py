@@ -36,6 +36,20 @@ admin_app = typer.Typer(
 )
 judge_app.add_typer(admin_app, name="admin")
 
+ladder_app = typer.Typer(
+    help="Switch the ladder (continuous official matches, rated by OpenSkill) on or off, "
+    "or show it.\n\nExample: lightcycle judge ladder status my-ladder.toml",
+    no_args_is_help=True,
+)
+judge_app.add_typer(ladder_app, name="ladder")
+
+round_app = typer.Typer(
+    help="Start an official elimination round, or show how the rounds stand.\n\n"
+    "Example: lightcycle judge round status examples/judge/tron3d.toml",
+    no_args_is_help=True,
+)
+judge_app.add_typer(round_app, name="round")
+
 DbOption = Annotated[
     str | None,
     typer.Option(
@@ -207,6 +221,181 @@ def admin_add(
         console.print(
             f"{email.strip().lower()} is an admin", markup=False, highlight=False, soft_wrap=True
         )
+
+
+LadderContest = Annotated[
+    Path, typer.Argument(help='The contest file (TOML) with [official] mode = "ladder".')
+]
+
+
+@ladder_app.command("on")
+def ladder_on(contest: LadderContest, db: DbOption = None) -> None:
+    """Start the ladder: keep [official] ladder_parallel rated matches queued or running.
+
+    Workers play them; each result updates the players' OpenSkill ratings and queues the
+    next match. Needs [official] mode = "ladder" in the contest file.
+
+    Example: lightcycle judge ladder on my-ladder.toml
+    """
+    _ladder_switch(contest, db, on=True)
+
+
+@ladder_app.command("off")
+def ladder_off(contest: LadderContest, db: DbOption = None) -> None:
+    """Stop the ladder: no new matches (those queued or running still play and count).
+
+    Example: lightcycle judge ladder off my-ladder.toml
+    """
+    _ladder_switch(contest, db, on=False)
+
+
+@ladder_app.command("status")
+def ladder_status(contest: LadderContest, db: DbOption = None) -> None:
+    """Show whether the ladder is on, its matches, and its table (by mu - 3 sigma).
+
+    Example: lightcycle judge ladder status my-ladder.toml --db sqlite:///judge.db
+    """
+    from lightcycle.judge.service import ladder
+    from lightcycle.judge.service.store import JudgeStore
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        loaded = load(contest, db)
+        try:
+            with JudgeStore(loaded.judge.database) as store, store.engine.connect() as conn:
+                st = ladder.status(conn, loaded)
+                table = ladder.leaderboard(conn)
+        except StorageError as exc:
+            raise _fail(str(exc)) from None
+        console.print(
+            f"ladder {'on' if st.on else 'off'} ([official] mode = {st.mode}): "
+            f"{st.in_flight} of {st.parallel} matches in flight, {st.done} played, "
+            f"{st.failed} failed",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        if not table:
+            console.print("no player has an accepted program yet", highlight=False)
+            return
+        console.print(" rank  player        mu  sigma  mu-3sigma  games", highlight=False)
+        for row in table:
+            console.print(
+                f"{row.rank:5d}  {row.name:<12} {row.mu:5.1f}  {row.sigma:5.2f}  "
+                f"{row.ordinal:9.2f}  {row.games:5d}",
+                markup=False,
+                highlight=False,
+            )
+
+
+def _ladder_switch(contest: Path, db: str | None, *, on: bool) -> None:
+    from lightcycle.judge.service.ladder import LadderError, set_ladder
+    from lightcycle.judge.service.store import JudgeStore
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        loaded = load(contest, db)
+        try:
+            with JudgeStore(loaded.judge.database) as store:
+                created = set_ladder(store.engine, loaded, on)
+        except (LadderError, StorageError) as exc:
+            raise _fail(str(exc)) from None
+        if on:
+            message = (
+                f"ladder on: {len(created)} matches queued "
+                f"(kept at {loaded.official.ladder_parallel} while workers play them)"
+            )
+        else:
+            message = "ladder off: no new matches; those in flight still play and count"
+        console.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+RoundContest = Annotated[
+    Path, typer.Argument(help='The contest file (TOML) with [official] mode = "elimination".')
+]
+
+
+@round_app.command("start")
+def round_start(contest: RoundContest, db: DbOption = None) -> None:
+    """Start an official round now (and, by [official] rounds_per_start, the rounds after).
+
+    The players still in the competition are entered with their official programs;
+    the round's matches are played by the judge's workers (judge serve or judge worker),
+    stage after stage, until one player is out.
+
+    Example: lightcycle judge round start examples/judge/tron3d.toml --db sqlite:///judge.db
+    """
+    from lightcycle.judge.service import rounds
+    from lightcycle.judge.service.store import JudgeStore
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        loaded = load(contest, db)
+        try:
+            with JudgeStore(loaded.judge.database) as store:
+                rid = rounds.start_round(store.engine, loaded)
+                with store.engine.connect() as conn:
+                    detail = rounds.round_detail(conn, rid)
+        except rounds.RoundError as exc:
+            raise _fail(f"no round started: {exc}") from None
+        except StorageError as exc:
+            raise _fail(str(exc)) from None
+        assert detail is not None
+        groups = len(detail.stages[0].matches) if detail.stages else 0
+        console.print(
+            f"round {detail.round.number} started: {detail.round.entrants} players in "
+            f"{groups} groups of {loaded.official.group_size}; the workers play its matches "
+            f"(see: lightcycle judge round status {contest})",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+@round_app.command("status")
+def round_status(contest: RoundContest, db: DbOption = None) -> None:
+    """Show the running round (stage, matches played, who is safe), the last rounds and
+    the standings.
+
+    Example: lightcycle judge round status examples/judge/tron3d.toml --db sqlite:///judge.db
+    """
+    from lightcycle.judge.service import rounds
+    from lightcycle.judge.service.store import JudgeStore
+    from lightcycle.storage import StorageError
+
+    with user_errors():
+        loaded = load(contest, db)
+        try:
+            with JudgeStore(loaded.judge.database) as store, store.engine.connect() as conn:
+                listed = rounds.rounds_list(conn)
+                running = rounds.current_round(conn)
+                detail = rounds.round_detail(conn, running.id) if running else None
+                table = rounds.standings(conn)
+        except StorageError as exc:
+            raise _fail(str(exc)) from None
+        spec = loaded.official
+        left = sum(1 for s in table if s.status != "out")
+        lines = [
+            f"[official] mode = {spec.mode}, finalists = {spec.finalists}, group_size = "
+            f"{spec.group_size}: {left} players in the competition, {len(listed)} rounds"
+        ]
+        if detail is not None:
+            r = detail.round
+            safe = [e.name for e in detail.entries if e.status == "safe"]
+            playing = [e.name for e in detail.entries if e.status == "playing"]
+            lines.append(
+                f"round {r.number} running: stage {r.stage}, {r.matches_done} of "
+                f"{r.matches_total} matches ended; playing: {', '.join(playing) or '-'}; "
+                f"safe: {', '.join(safe) or '-'}"
+            )
+        for r in listed[:5]:
+            if r.state != "running":
+                lines.append(f"round {r.number} {r.state}: {r.note}")
+        for s in table:
+            where = f"out in round {s.out_round}" if s.status == "out" else s.status
+            lines.append(f"  {s.name:<12} {where}")
+        for line in lines:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _shown(url: str) -> str:

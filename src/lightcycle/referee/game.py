@@ -58,8 +58,8 @@ class SeatRecord:
         player: who sat here.
         clock: the seat's time account.
         verdict: the first verdict other than ``ok`` (``ok`` if none).
-        cpu: CPU seconds the bot's process tree used in this game (programs with a CPU
-            budget).
+        cpu: CPU seconds the bot's process tree used in this game (programs: measured
+            every game, budget or not, read each turn under a budget and at the end).
         cpu_base: the process tree's CPU reading (seconds) when this game began: 0 for
             a process new to this game (its start-up counts, whether it was started for
             the game or as a spare ahead of it), its reading so far for a process kept
@@ -163,7 +163,13 @@ class Game:
         if w is not None and w.healthy:
             w.healthy = False
             self.replies.unregister(w)
+            self._read_cpu(w)
             self._stop_now(w)  # a failed bot must not go on using the machine
+
+    def _read_cpu(self, w: Wire) -> None:
+        """The seat's CPU so far, whatever its time control: every game shows it (one read
+        of ``/proc`` at the seat's end, so no cost on a turn without a CPU budget)."""
+        w.record.cpu = max(w.record.cpu, w.proc.cpu_time() - w.record.cpu_base)
 
     def _stop_now(self, w: Wire) -> None:
         """SIGKILL a failed seat's bot now; the rest of its tear-down happens off the loop.
@@ -197,8 +203,8 @@ class Game:
             rec = self.records[seat]
             rec.fresh_process = fresh
             # a spare's start-up CPU counts, as it would had the game started the process
-            if not fresh and (self.measure_cpu or self.controls[seat].cpu is not None):
-                rec.cpu_base = proc.cpu_time()  # reads /proc: only when CPU is measured
+            if not fresh:  # a kept process: its earlier games' CPU does not count
+                rec.cpu_base = proc.cpu_time()
             rec.cpu_mark = rec.cpu_base
             w = Wire(seat, proc, player.protocol(seat), rec)
             if not fresh:  # what it wrote after its last reply counts as written ahead
@@ -415,6 +421,8 @@ class Game:
         for _seat, w in self.wires.items():
             player = w.record.player
             assert isinstance(player, ProgramPlayer)
+            if w.healthy:
+                self._read_cpu(w)
             if w.healthy and self.state.outcome is not None:
                 w.proc.send(w.codec.end(self.state))
             if w.healthy and player.reuses and self.state.outcome is not None:

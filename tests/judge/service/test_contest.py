@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.judge.service.contest import ContestError, load_contest
+from lightcycle.judge.service.contest import Contest, ContestError, load_contest
 
 CASES = Path(__file__).parent / "data" / "bad_contests.txt"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "judge"
 
 FULL = """\
 [contest]
@@ -42,6 +43,16 @@ workers = 2
 host = "127.0.0.1"
 port = 8080
 sandbox = "full"
+[official]
+mode = "elimination"
+finalists = 16
+rounds_per_start = 2
+schedule = ["15:30", "09:00"]
+group_size = 4
+filler = "builtin:dummy"
+ladder_parallel = 3
+[friendly]
+players = [4, 2]
 """
 
 
@@ -105,6 +116,15 @@ def test_a_complete_contest_file(tmp_path: Path) -> None:
         "full",
     )
     assert load_contest(path, database="sqlite://").judge.database == "sqlite://"
+    o = c.official
+    assert (o.mode, o.finalists, o.rounds_per_start, o.schedule) == (
+        "elimination",
+        16,
+        2,
+        ("09:00", "15:30"),
+    )
+    assert (o.group_size, o.filler, o.ladder_parallel) == (4, "builtin:dummy", 3)
+    assert c.friendly.players == (2, 4)
 
 
 def test_defaults_follow_the_ruleset(tmp_path: Path) -> None:
@@ -116,6 +136,41 @@ def test_defaults_follow_the_ruleset(tmp_path: Path) -> None:
     assert (v.self_play_copies, v.reference_seats, v.reference) == (2, 1, "builtin:random")
     assert list(c.languages) == ["python", "c", "cpp"]
     assert c.judge.sandbox == "full"
+    o = c.official  # official games are the contest's games, filled with its reference bot
+    assert (o.mode, o.finalists, o.rounds_per_start, o.schedule) == ("elimination", 16, 0, ())
+    assert (o.group_size, o.filler, o.ladder_parallel) == (2, "builtin:random", 4)
+    assert c.friendly.players == (2,)
+
+
+def test_a_contest_built_in_code_gets_the_same_defaults() -> None:
+    c = Contest(name="d", title="d", ruleset="torus@1", maps=("torus-20",), players=2)
+    assert (c.official.group_size, c.official.filler, c.friendly.players) == (
+        2,
+        "builtin:dummy",
+        (2,),
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "group_size", "friendly"),
+    [
+        ("tron3d", 4, (2, 4)),
+        ("classic", 2, (2,)),
+        ("torus", 2, (2,)),
+        ("teams", 2, (2,)),
+        ("ffa", 4, (4,)),
+    ],
+)
+def test_the_example_contests_play_elimination_rounds(
+    name: str, group_size: int, friendly: tuple[int, ...]
+) -> None:
+    c = load_contest(EXAMPLES / f"{name}.toml")
+    assert (c.official.mode, c.official.group_size, c.friendly.players) == (
+        "elimination",
+        group_size,
+        friendly,
+    )
+    assert c.official.group_size == c.players  # the course's games, whole
 
 
 @pytest.mark.parametrize(("line", "message", "text"), bad_contests())

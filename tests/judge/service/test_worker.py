@@ -6,7 +6,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -18,24 +17,36 @@ from typing import Any
 import sqlalchemy as sa
 
 from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.matches import create_friendly
 from lightcycle.judge.service.store import JudgeStore
-from lightcycle.judge.service.tables import FINAL_STATES, JobRow, SubmissionRow, jobs, steps
+from lightcycle.judge.service.tables import (
+    FINAL_STATES,
+    JobRow,
+    SubmissionRow,
+    jobs,
+    match_seats,
+    matches,
+    steps,
+)
 from lightcycle.judge.service.worker import WorkerStats, run_worker
+from lightcycle.replay.model import Replay
 from tests.judge.service.fakes import CONTEST, FakeResult, fake_step, passing
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.judge.service.match_worker import start, stop_all
+from tests.judge.service.programs import DUEL, accept_program
 
 
 @contextmanager
 def worker_thread(
     url: str, **kwargs: Any
 ) -> Iterator[tuple[threading.Event, threading.Event, list[WorkerStats]]]:
-    """A worker in a thread, stopped (and joined) on leaving."""
+    """A worker in a thread (on the fake steps' contest unless ``contest=`` says), stopped
+    (and joined) on leaving."""
     stop, abandon = threading.Event(), threading.Event()
     out: list[WorkerStats] = []
     kwargs.setdefault("poll", 0.02)
+    contest = kwargs.pop("contest", CONTEST)
     t = threading.Thread(
-        target=lambda: out.append(run_worker(url, CONTEST, stop=stop, abandon=abandon, **kwargs))
+        target=lambda: out.append(run_worker(url, contest, stop=stop, abandon=abandon, **kwargs))
     )
     t.start()
     try:
@@ -117,12 +128,7 @@ def test_a_stop_lets_the_step_finish_and_an_abandon_hands_it_back(tmp_path: Path
 
 
 def _worker(url: str, runs: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.judge.service.killable_worker", url, str(runs)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return start(url, str(runs), module="tests.judge.service.killable_worker")
 
 
 def _mid_step(runs: Path) -> set[int]:
@@ -167,15 +173,7 @@ def test_kill_9_of_workers_at_random_moments_loses_and_duplicates_nothing(
                 procs.append(_worker(db_url, runs))
             wait_for(lambda: all(s in FINAL_STATES for s in states(store, sids)), timeout=90)
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-            for p in procs:
-                try:
-                    p.wait(20)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+            stop_all(procs)
         assert kills >= 3  # the batch outlasted several kills
         assert states(store, sids) == ["accepted"] * 20
         with store.engine.connect() as conn:
@@ -199,3 +197,68 @@ def test_kill_9_of_workers_at_random_moments_loses_and_duplicates_nothing(
         for sid in sids:
             sub = store.submission(sid)
             assert sub is not None and len(sub.games) == 4 and sub.artifact_sha256 is not None
+
+
+# -- matches ---------------------------------------------------------------------------
+
+
+def test_a_friendly_match_is_created_played_and_recorded_by_a_worker(db_url: str) -> None:
+    """Real programs, a real worker (its default step), a real game in the sandbox."""
+    with JudgeStore(db_url) as store:
+        ada = store.create_user("ada@example.org", "h")
+        mine = accept_program(store, ada, "Roomy", "good_bot.py")
+        mid = create_friendly(store.engine, DUEL, ada, [mine, None])
+        with worker_thread(db_url, contest=DUEL) as (_, _, stats):
+            wait_for(lambda: _match_state(store, mid) == "done", timeout=60)
+        assert stats[0].completed == 1 and stats[0].failed == 0
+        match = store.match(mid, replay=True)
+        assert match is not None and match.replay is not None
+        assert [(s.name, s.rank) for s in match.seats] == [("Roomy", 1), ("dummy 1", 2)]
+        roomy = match.seats[0]
+        assert roomy.verdict == "ok" and roomy.cpu_used is not None and roomy.cpu_used > 0
+        assert Replay.from_json(match.replay).seed == match.seed
+        assert store.matches_of_user(ada)[0].state == "done"
+
+
+def _match_state(store: JudgeStore, mid: int) -> str | None:
+    match = store.match(mid)
+    return None if match is None else match.state
+
+
+def test_a_worker_killed_mid_match_leaves_it_to_another_and_it_is_recorded_once(
+    db_url: str,
+) -> None:
+    """A slow program (50 ms a move) plays itself; of two workers, the one playing the
+    game is killed with SIGKILL in the middle of it; the other takes the match over once
+    its heartbeat lapses, plays it again from the start, and it is recorded once."""
+    with JudgeStore(db_url) as store:
+        ada = store.create_user("ada@example.org", "h")
+        slow = accept_program(store, ada, "Slow", "slow_bot.py")
+        mid = create_friendly(store.engine, DUEL, ada, [slow, slow])
+        procs = [start(db_url), start(db_url)]
+        try:
+            wait_for(lambda: _match_state(store, mid) == "running", timeout=30)
+            (job,) = store.match_jobs(mid)
+            (victim,) = [p for p in procs if f":{p.pid}:" in (job.worker or "")]
+            (survivor,) = [p for p in procs if p is not victim]
+            time.sleep(0.5)  # the bots have started and are playing
+            assert _match_state(store, mid) == "running"
+            victim.send_signal(signal.SIGKILL)
+            victim.wait()
+            wait_for(lambda: _match_state(store, mid) == "done", timeout=60)
+        finally:
+            stop_all(procs)
+        (job,) = store.match_jobs(mid)
+        assert (job.state, job.attempts) == ("done", 2)  # played again, by the second worker
+        assert f":{survivor.pid}:" in (job.worker or "")
+        assert "went silent" in job.error
+        match = store.match(mid)
+        assert match is not None and len(match.seats) == 2
+        assert sorted(s.rank or 0 for s in match.seats) in ([1, 2], [1, 1])
+        assert all(s.verdict is not None and s.cpu_used is not None for s in match.seats)
+        with store.engine.connect() as conn:
+            done = conn.execute(
+                sa.select(sa.func.count()).select_from(matches).where(matches.c.state == "done")
+            ).scalar()
+            seats = conn.execute(sa.select(sa.func.count()).select_from(match_seats)).scalar()
+        assert (done, seats) == (1, 2)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from lightcycle.judge.service.contest import Contest, LimitsSpec
+from lightcycle.judge.service.contest import Contest, FriendlySpec, LimitsSpec, OfficialSpec
 from lightcycle.judge.service.pipeline import GameOutcome, StepResult
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.service.tables import JobRow, submissions, users
@@ -81,6 +81,8 @@ def contest(tmp_path: Path) -> Contest:
         maps=("ring",),
         players=2,
         limits=LimitsSpec(cpu_time=2.0, source_size=SOURCE_SIZE),
+        official=OfficialSpec(mode="elimination", finalists=1, group_size=2),
+        friendly=FriendlySpec(players=(2,)),
     )
 
 

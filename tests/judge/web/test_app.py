@@ -23,7 +23,8 @@ pytest.importorskip(
 from starlette.testclient import TestClient
 
 from lightcycle.judge.service.contest import Contest
-from lightcycle.judge.web.app import create_app, safe_filename
+from lightcycle.judge.web.accounts import safe_filename
+from lightcycle.judge.web.app import create_app
 from lightcycle.storage.passwords import verify_secret
 from tests.judge.web.conftest import SOURCE_SIZE, DrivenStore, crash_seats
 

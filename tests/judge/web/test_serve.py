@@ -4,6 +4,7 @@ on 127.0.0.1 (port 0), stopped cleanly; a port in use and a bad contest file are
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import http.cookiejar
 import re
 import socket
@@ -23,10 +24,12 @@ pytest.importorskip(
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app as cli
-from lightcycle.judge.service.contest import Contest, JudgeSpec
+from lightcycle.judge.service import rounds
+from lightcycle.judge.service.contest import Contest, JudgeSpec, OfficialSpec
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.web.serve import Judge, ServeError
 from tests.judge.service.fakes import fake_step
+from tests.judge.web.conftest import DrivenStore
 
 
 def judge_contest(contest: Contest, tmp_path: Path) -> Contest:
@@ -93,3 +96,69 @@ def test_cli_refuses_a_bad_contest_file_in_one_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["judge", "serve", str(bad), "--port", "0"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output and str(bad) in result.output.replace("\n", "")
+
+
+# -- the scheduler ----------------------------------------------------------------------------
+NINE_O_FIVE = dt.datetime(2026, 3, 2, 9, 5, tzinfo=dt.UTC)
+"""Five minutes after the test contest's scheduled time."""
+
+
+def scheduled_contest(contest: Contest, tmp_path: Path) -> Contest:
+    """The test contest with a round scheduled at 09:00 UTC, and two accepted players."""
+    official = OfficialSpec(mode="elimination", finalists=1, group_size=2, schedule=("09:00",))
+    contest = dataclasses.replace(judge_contest(contest, tmp_path), official=official)
+    with DrivenStore(contest.judge.database) as store:
+        for name in ("jane", "bob"):
+            user = store.create_user(f"{name}@example.edu", "x")
+            sid = store.submit(user, name, "python", "bot.py", b"print()\n")
+            store.record(sid, "accepted")
+    return contest
+
+
+def rounds_started(contest: Contest) -> int:
+    with JudgeStore(contest.judge.database) as store, store.engine.connect() as conn:
+        return len(rounds.rounds_list(conn))
+
+
+def test_a_scheduled_round_starts_once_with_two_judges(contest: Contest, tmp_path: Path) -> None:
+    contest = scheduled_contest(contest, tmp_path)
+    judges = [Judge(contest, workers=0, port=0, clock=lambda: NINE_O_FIVE) for _ in range(2)]
+    try:
+        start = threading.Barrier(2)
+        started: list[int | None] = []
+
+        def look(judge: Judge) -> None:
+            start.wait()
+            started.append(judge.tick())
+
+        threads = [threading.Thread(target=look, args=(j,)) for j in judges]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sorted(started, key=str) == [1, None], started  # one judge started round 1
+        assert [j.tick() for j in judges] == [None, None]  # 09:00 is done for today
+        assert rounds_started(contest) == 1
+    finally:
+        for j in judges:
+            j.sock.close()
+            j.store.close()
+
+
+def test_serve_runs_the_scheduler_and_stops_it(contest: Contest, tmp_path: Path) -> None:
+    contest = scheduled_contest(contest, tmp_path)
+    judge = Judge(contest, workers=0, port=0, schedule_every=0.05, clock=lambda: NINE_O_FIVE)
+    thread = threading.Thread(target=judge.run)
+    thread.start()
+    try:
+        assert judge.ready.wait(30), "the site did not start"
+        deadline = time.monotonic() + 20
+        while rounds_started(contest) == 0:
+            assert time.monotonic() < deadline, "the scheduler started no round"
+            time.sleep(0.05)
+    finally:
+        judge.stop()
+        thread.join(30)
+    assert not thread.is_alive()
+    assert not any(t.name == "judge-scheduler" for t in threading.enumerate())
+    assert rounds_started(contest) == 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -31,6 +31,10 @@ BUILTIN_LANGUAGES = ("python", "c", "cpp")
 
 SANDBOX_LEVELS = ("auto", "full")
 """What ``[judge] sandbox`` may say: a judge never runs student code unconfined."""
+
+OFFICIAL_MODES = ("elimination", "ladder", "none")
+"""What ``[official] mode`` may say: the course's elimination rounds, a continuous rated
+ladder, or no official play at all."""
 
 
 class ContestError(ValueError):
@@ -144,6 +148,45 @@ class JudgeSpec:
 
 
 @dataclass(frozen=True)
+class OfficialSpec:
+    """How official play runs (`lightcycle.judge.service.rounds`, ``...ladder``).
+
+    Attributes:
+        mode: ``elimination`` (the course's rounds, each putting one player out),
+            ``ladder`` (continuous rated games) or ``none``.
+        finalists: rounds stop when this many players remain (1: until a champion).
+        rounds_per_start: rounds played in a row each time rounds start (0: until
+            ``finalists`` remain).
+        schedule: times of day (``HH:MM``, UTC) when the judge starts rounds by itself.
+        group_size: seats of an official game (0, the default: the contest's ``players``,
+            filled in by `Contest`).
+        filler: the bot (a ``builtin:`` spec) that fills a short group ("", the default:
+            the ``[validation] reference``, the Dummy students already beat to qualify).
+        ladder_parallel: ladder matches kept queued or running at once.
+    """
+
+    mode: str = "elimination"
+    finalists: int = 16
+    rounds_per_start: int = 0
+    schedule: tuple[str, ...] = ()
+    group_size: int = 0
+    filler: str = ""
+    ladder_parallel: int = 4
+
+
+@dataclass(frozen=True)
+class FriendlySpec:
+    """What friendly matches may be.
+
+    Attributes:
+        players: the seat counts a friendly match may have (empty, the default: the
+            contest's ``players`` only, filled in by `Contest`).
+    """
+
+    players: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Contest:
     """A checked contest file (see the module docstring and docs/judge.md)."""
 
@@ -159,6 +202,21 @@ class Contest:
     validation: ValidationSpec = field(default_factory=ValidationSpec)
     judge: JudgeSpec = field(default_factory=JudgeSpec)
     path: Path | None = None
+    official: OfficialSpec = field(default_factory=OfficialSpec)
+    friendly: FriendlySpec = field(default_factory=FriendlySpec)
+
+    def __post_init__(self) -> None:
+        """Fill the defaults that follow other tables (a contest built in code, as tests
+        do, gets the same ones as a file)."""
+        if not self.official.group_size or not self.official.filler:
+            official = replace(
+                self.official,
+                group_size=self.official.group_size or self.players,
+                filler=self.official.filler or self.validation.reference,
+            )
+            object.__setattr__(self, "official", official)
+        if not self.friendly.players:
+            object.__setattr__(self, "friendly", FriendlySpec(players=(self.players,)))
 
     def pool(self) -> list[MapSpec]:
         """The map pool as maps (checked at load, so this does not fail for a loaded one)."""
@@ -209,6 +267,19 @@ _KEYS: dict[str, dict[str, str]] = {
         "host": 'an address to listen on, e.g. host = "127.0.0.1"',
         "port": "a port number 1-65535, e.g. port = 8080",
         "sandbox": 'full or auto, e.g. sandbox = "full"',
+    },
+    "official": {
+        "mode": 'elimination, ladder or none, e.g. mode = "elimination"',
+        "finalists": "a whole number >= 1, e.g. finalists = 16",
+        "rounds_per_start": "a whole number >= 0 (0: until the finalists remain), "
+        "e.g. rounds_per_start = 0",
+        "schedule": 'a list of UTC times of day, e.g. schedule = ["09:00", "15:30"]',
+        "group_size": "a whole number of seats >= 2, e.g. group_size = 4",
+        "filler": 'a built-in bot, e.g. filler = "builtin:dummy"',
+        "ladder_parallel": "a whole number >= 1, e.g. ladder_parallel = 4",
+    },
+    "friendly": {
+        "players": "a list of seat counts, e.g. players = [2, 4]",
     },
 }
 _LANGUAGE_KEYS = {
@@ -274,7 +345,11 @@ def load_contest(path: Path, *, database: str | None = None) -> Contest:
 
     r = _read(path)
     data = tomllib.loads(r.text)
-    r.unknown(None, data, ["contest", "limits", "languages", "validation", "judge"])
+    r.unknown(
+        None,
+        data,
+        ["contest", "limits", "languages", "validation", "judge", "official", "friendly"],
+    )
     if "contest" not in data:
         raise ContestError(f"{path}, line 1: no [contest] table: add one with name and ruleset")
     contest = r.table(data, "contest")
@@ -312,6 +387,8 @@ def load_contest(path: Path, *, database: str | None = None) -> Contest:
     languages = _languages(r, r.table(data, "languages"))
     validation = _validation(r, r.table(data, "validation"), rs.id, players, pool)
     judge = _judge(r, r.table(data, "judge"), path.resolve().parent, database)
+    official = _official(r, r.table(data, "official"), result, validation)
+    friendly = _friendly(r, r.table(data, "friendly"), result, validation)
     return Contest(
         name=name,
         title=title,
@@ -323,6 +400,8 @@ def load_contest(path: Path, *, database: str | None = None) -> Contest:
         validation=validation,
         judge=judge,
         path=path,
+        official=official,
+        friendly=friendly,
     )
 
 
@@ -514,6 +593,121 @@ def _judge(r: _Reader, data: Mapping[str, Any], base: Path, database: str | None
         port=spec.port,
         sandbox=spec.sandbox,
     )
+
+
+def _official(
+    r: _Reader, data: Mapping[str, Any], contest: Contest, validation: ValidationSpec
+) -> OfficialSpec:
+    """The ``[official]`` table; ``group_size`` is checked against the map pool as
+    ``[contest] players`` is, so no official game can fail to set up mid-round."""
+    import re
+
+    from lightcycle.bots.api import BotError
+    from lightcycle.bots.registry import make_bot
+
+    t = "official"
+    r.unknown(t, data, list(_KEYS[t]))
+    values: dict[str, Any] = {"group_size": contest.players, "filler": validation.reference}
+    if "mode" in data:
+        values["mode"] = r.string(t, data, "mode")
+        if values["mode"] not in OFFICIAL_MODES:
+            raise r.expect(t, "mode", values["mode"], _KEYS[t]["mode"])
+    for key, low in (
+        ("finalists", 1),
+        ("rounds_per_start", 0),
+        ("group_size", 2),
+        ("ladder_parallel", 1),
+    ):
+        if key in data:
+            values[key] = r.integer(t, data, key, low)
+    if "schedule" in data:
+        times = data["schedule"]
+        clock = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+        if not isinstance(times, list) or not all(
+            isinstance(v, str) and clock.fullmatch(v.strip()) for v in times
+        ):
+            raise r.expect(t, "schedule", times, _KEYS[t]["schedule"])
+        values["schedule"] = tuple(sorted({v.strip() for v in times}))
+    if "filler" in data:
+        values["filler"] = r.string(t, data, "filler")
+        filler = values["filler"]
+        if filler.startswith(("py:", "cmd:", "cteam:", "toml:")) or filler.endswith(".toml"):
+            raise r.expect(t, "filler", filler, _KEYS[t]["filler"])
+        try:
+            make_bot(filler)
+        except BotError as exc:
+            raise r.error("filler", f"[{t}] filler = {json.dumps(filler)}: {exc}", t) from None
+    spec = OfficialSpec(**values)
+    _check_seats(r, t, "group_size", spec.group_size, contest, validation, "group_size" in data)
+    return spec
+
+
+def _friendly(
+    r: _Reader, data: Mapping[str, Any], contest: Contest, validation: ValidationSpec
+) -> FriendlySpec:
+    """The ``[friendly]`` table; each seat count is checked against the map pool."""
+    t = "friendly"
+    r.unknown(t, data, list(_KEYS[t]))
+    if "players" not in data:
+        return FriendlySpec(players=(contest.players,))
+    value = data["players"]
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 2 for v in value)
+    ):
+        raise r.expect(t, "players", value, _KEYS[t]["players"])
+    players = tuple(sorted(set(value)))
+    for n in players:
+        _check_seats(r, t, "players", n, contest, validation, True)
+    return FriendlySpec(players=players)
+
+
+def _check_seats(
+    r: _Reader,
+    table: str,
+    key: str,
+    seats: int,
+    contest: Contest,
+    validation: ValidationSpec,
+    given: bool,
+) -> None:
+    """Refuse a seat count the ruleset, a map of the pool or the protocol cannot play
+    (at the key's line, or at ``[contest] players`` where the count is its default)."""
+    from lightcycle.maps.spec import MapError
+    from lightcycle.referee.match import unplayable
+    from lightcycle.referee.players import BotSpec
+    from lightcycle.rules.variants import get_ruleset
+    from lightcycle.tournament.duel import parse_pool
+
+    rs = get_ruleset(contest.ruleset)
+    low, high = rs.players
+    where = (key, table) if given else ("players", "contest")
+    if not low <= seats <= high:
+        span = f"{low}-{high}" if high != low else str(low)
+        raise r.error(
+            where[0], f"[{table}] {key}: a game of {seats} players; {rs.id} plays {span}", where[1]
+        )
+    try:
+        pool = parse_pool(
+            ",".join(contest.maps),
+            seed=0,
+            playable=lambda spec: unplayable(spec, rs, [], 0, players=seats),
+            players=seats,
+            verb=f"play {rs.id} with {seats} players on",
+        )
+    except MapError as exc:
+        raise r.error(where[0], f"[{table}] {key}: {exc}", where[1]) from None
+    bot = BotSpec(text="", kind="program", protocol=validation.protocol)
+    for m in pool:
+        problem = unplayable(m, rs, [bot], 0, players=seats)
+        if problem is not None:
+            raise r.error(
+                where[0],
+                f"[{table}] {key}: protocol {validation.protocol} cannot play {m.id} with "
+                f"{seats} players: {problem}",
+                where[1],
+            )
 
 
 def _relative_sqlite(url: str, base: Path) -> str:

@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from lightcycle.judge.service.contest import Contest
 from lightcycle.judge.service.languages import Language, language_for
+from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import GameRecord
 from lightcycle.referee.match import run_match
@@ -84,7 +85,7 @@ class GameOutcome:
         kind: ``test`` or ``qualify``.
         idx: the game's number in its step, from 1.
         seats: per seat: ``name``, ``verdict``, ``detail``, ``turn`` (of the verdict),
-            ``cpu_used`` (measured where the contest has a CPU budget, else 0),
+            ``cpu_used`` (seconds of the bot's process tree, measured in every game),
             ``cpu_limit``, ``stderr_tail`` (the submission's seats), ``rank``,
             ``submission`` (whether the seat is the submission's bot).
         result: the submission's result: ``win``, ``loss`` or ``draw``.
@@ -143,11 +144,23 @@ def run_step(
     artifact = store.blob(submission.artifact_sha256) if submission.artifact_sha256 else None
     if artifact is None:
         raise RuntimeError(f"submission {submission.id}: its build artifact is missing")
+    seed = seed_for(submission.source_sha256)
     if job.kind == "test":
-        return self_play(language, submission.filename, artifact, contest)
+        return self_play(language, submission.filename, artifact, contest, seed)
     if job.kind == "qualify":
-        return qualify(language, submission.filename, artifact, contest, submission.name)
+        return qualify(language, submission.filename, artifact, contest, submission.name, seed)
     raise RuntimeError(f"unknown job kind {job.kind!r}")
+
+
+def seed_for(source_sha256: str) -> int:
+    """The first game seed of a submission: the first 31 bits of its source's hash.
+
+    Every submission plays its own games (a fixed seed would let one lucky source pass
+    and would hand every student the same starts to tune against), yet the same file
+    always gets the same games, so a verdict can be reproduced: upload it again, or play
+    the seed shown in the log with ``lightcycle match --seed``.
+    """
+    return int(source_sha256[:8], 16) >> 1
 
 
 # -- build -----------------------------------------------------------------------------
@@ -233,9 +246,10 @@ def unpack(artifact: bytes, folder: Path) -> None:
             os.chmod(path, os.stat(path).st_mode | 0o444)
 
 
-def _program(
+def program_spec(
     language: Language, filename: str, folder: Path, contest: Contest, name: str
 ) -> BotSpec:
+    """How the referee runs a built submission unpacked in ``folder``, as ``name``."""
     argv = language.run_argv(source_name(filename, language))
     return BotSpec(
         text=name,
@@ -272,10 +286,19 @@ def _tail(log: Path) -> str:
 def _play(
     specs: Sequence[BotSpec], contest: Contest, game: int, seed: int, mine: Sequence[bool]
 ) -> tuple[GameRecord, list[dict[str, Any]]]:
-    """Play one game as ``lightcycle match`` does; the record and each seat's account."""
-    rs = get_ruleset(contest.ruleset)
+    """Play a step's game number ``game`` (its map: the pool's in turn)."""
     pool = contest.pool()
-    spec = pool[game % len(pool)]
+    return play_game(specs, contest, pool[game % len(pool)], seed, mine)
+
+
+def play_game(
+    specs: Sequence[BotSpec], contest: Contest, spec: MapSpec, seed: int, mine: Sequence[bool]
+) -> tuple[GameRecord, list[dict[str, Any]]]:
+    """Play one game on ``spec`` as ``lightcycle match`` does, in the sandbox at the
+    contest's level, under its time control and memory limit (a step's games and a
+    match, `lightcycle.judge.service.matchplay`, alike); the record and each seat's
+    account (``mine``: the seats whose stderr tail is kept)."""
+    rs = get_ruleset(contest.ruleset)
     control = _control(contest)
     limits = Limits(memory=contest.limits.memory << 20, sandbox=contest.judge.sandbox)
     records: list[GameRecord] = []
@@ -348,6 +371,12 @@ def _seat_log(seats: Sequence[dict[str, Any]], title: str) -> str:
     return "\n".join(lines)
 
 
+def _where(contest: Contest, game: int, seed: int) -> str:
+    """`` on MAP, seed N``: what replays a judge's game (``lightcycle match --seed``)."""
+    pool = contest.pool()
+    return f" on {pool[game % len(pool)].name}, seed {seed}"
+
+
 def _result(ranks: Sequence[int], seat: int) -> str:
     best = min(ranks)
     if ranks[seat] != best:
@@ -375,14 +404,17 @@ def self_play(
 
     def body(folder: Path) -> StepResult:
         specs = [
-            _program(language, filename, folder, contest, f"copy {k + 1}") for k in range(copies)
+            program_spec(language, filename, folder, contest, f"copy {k + 1}")
+            for k in range(copies)
         ]
         record, seats = _play(specs, contest, 0, seed, [True] * copies)
         outcome = GameOutcome(
             "test", 1, seats, _result(record.outcome.ranks, 0), record.replay.to_json()
         )
         bad = [describe(s, control, s["name"]) for s in seats if s["verdict"] != "ok"]
-        log = _seat_log(seats, f"self-play: {copies} copies, {record.outcome.reason}")
+        log = _seat_log(
+            seats, f"self-play: {copies} copies{_where(contest, 0, seed)}, {record.outcome.reason}"
+        )
         cpu = sum(s["cpu_used"] for s in seats)
         if bad:
             return StepResult(False, "test_failed", "; ".join(bad), log, cpu, [outcome])
@@ -409,7 +441,7 @@ def qualify(
     reference = parse_bot_spec(v.reference)
 
     def body(folder: Path) -> StepResult:
-        me = _program(language, filename, folder, contest, name)
+        me = program_spec(language, filename, folder, contest, name)
         refs = [
             replace(reference, name=f"{v.reference.removeprefix('builtin:')} {k + 1}")
             for k in range(v.reference_seats)
@@ -425,9 +457,8 @@ def qualify(
             record, seats = _play(specs, contest, g, seed + g, mine)
             result = _result(record.outcome.ranks, at)
             outcomes.append(GameOutcome("qualify", g + 1, seats, result, record.replay.to_json()))
-            logs.append(
-                _seat_log(seats, f"qualifying game {g + 1}: {result}, {record.outcome.reason}")
-            )
+            title = f"qualifying game {g + 1}{_where(contest, g, seed + g)}: {result}"
+            logs.append(_seat_log(seats, f"{title}, {record.outcome.reason}"))
             cpu += seats[at]["cpu_used"]
             if result != "win":
                 mine_seat = seats[at]

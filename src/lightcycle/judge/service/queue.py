@@ -18,6 +18,13 @@ Why it is safe to kill a worker at any moment (kill -9 included):
   result counts. So a step's result is recorded exactly once, whatever was killed when.
 - Every job has a unique ``key`` (``build:17``, ``test:17``): a next job is enqueued once
   even if the step that enqueues it were somehow recorded twice.
+- **A match job** (kind ``match``, key ``match:ID``: one game of several submissions,
+  `lightcycle.judge.service.matches`) goes the same way, the match's state mirroring its
+  job's: claimed, the match is ``running``; handed back, ``queued`` again (the game is
+  replayed from the start: a half-played game is never resumed); completed, its results
+  are recorded by `matches.record_match` in the same transaction that checks the job is
+  still the worker's, so a match is recorded once; after ``max_attempts`` stalls it ends
+  ``internal_error`` and its kind's failure hook runs (a round must go on without it).
 
 Heartbeats are compared with the clock of the process that requeues: the machines
 running workers need synchronised clocks (NTP), as any distributed queue does.
@@ -29,7 +36,7 @@ import hashlib
 import json
 import time
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -47,6 +54,7 @@ from lightcycle.judge.service.tables import (
     inserted_id,
     job_row,
     jobs,
+    matches,
     names,
     now,
     steps,
@@ -54,8 +62,15 @@ from lightcycle.judge.service.tables import (
 )
 from lightcycle.storage import begin_write
 
+if TYPE_CHECKING:
+    from lightcycle.judge.service.contest import Contest
+    from lightcycle.judge.service.matches import MatchResult
+
 MAX_ATTEMPTS = 3
 """Stalls (a silent worker, an exception in a step) before a job is an internal error."""
+
+MATCH = "match"
+"""The kind of a match's job (the others are a submission's steps)."""
 
 
 class GameLike(Protocol):
@@ -83,20 +98,35 @@ class StepLike(Protocol):
     def games(self) -> Sequence[GameLike]: ...
 
 
-def job_key(kind: str, submission_id: int) -> str:
-    """The unique key of a submission's job of one kind."""
-    return f"{kind}:{submission_id}"
+def job_key(kind: str, subject_id: int) -> str:
+    """The unique key of a submission's job of one kind (or of a match's job)."""
+    return f"{kind}:{subject_id}"
 
 
 def enqueue(conn: Connection, kind: str, submission_id: int) -> int | None:
     """Add a queued job inside the caller's transaction; ``None`` if one with its key exists."""
-    key = job_key(kind, submission_id)
+    return _enqueue(conn, kind, submission_id=submission_id, match_id=None)
+
+
+def enqueue_match(conn: Connection, match_id: int) -> int | None:
+    """Queue a match's job inside the caller's transaction (the one creating the match);
+    ``None`` if it has one already."""
+    return _enqueue(conn, MATCH, submission_id=None, match_id=match_id)
+
+
+def _enqueue(
+    conn: Connection, kind: str, *, submission_id: int | None, match_id: int | None
+) -> int | None:
+    subject = match_id if match_id is not None else submission_id
+    assert subject is not None  # enqueue and enqueue_match always give one
+    key = job_key(kind, subject)
     if conn.execute(sa.select(jobs.c.id).where(jobs.c.key == key)).first() is not None:
         return None
     result = conn.execute(
         sa.insert(jobs).values(
             kind=kind,
             submission_id=submission_id,
+            match_id=match_id,
             state=QUEUED,
             attempts=0,
             worker=None,
@@ -147,12 +177,19 @@ def claim(engine: Engine, worker: str) -> JobRow | None:
                 attempts=row.attempts + 1,
             )
         )
-        conn.execute(
-            sa.update(submissions)
-            .where(submissions.c.id == row.submission_id)
-            .where(submissions.c.state.not_in(FINAL_STATES))
-            .values(state=RUNNING_STATE.get(row.kind, row.kind), updated_at=stamp)
-        )
+        if row.kind == MATCH:
+            conn.execute(
+                sa.update(matches)
+                .where(matches.c.id == row.match_id, matches.c.state.in_((QUEUED, RUNNING)))
+                .values(state=RUNNING)
+            )
+        else:
+            conn.execute(
+                sa.update(submissions)
+                .where(submissions.c.id == row.submission_id)
+                .where(submissions.c.state.not_in(FINAL_STATES))
+                .values(state=RUNNING_STATE.get(row.kind, row.kind), updated_at=stamp)
+            )
         claimed = conn.execute(sa.select(jobs).where(jobs.c.id == row.id)).one()
     return job_row(claimed)
 
@@ -168,9 +205,29 @@ def heartbeat(engine: Engine, job_id: int, worker: str) -> bool:
     return result.rowcount == 1
 
 
-def complete(engine: Engine, job: JobRow, worker: str, result: StepLike) -> bool:
-    """Record a step's result in ONE transaction; ``False`` (nothing written) if the job
-    is no longer ``running`` under ``worker``."""
+def complete(
+    engine: Engine,
+    job: JobRow,
+    worker: str,
+    result: StepLike | MatchResult,
+    contest: Contest | None = None,
+) -> bool:
+    """Record a step's or a match's result in ONE transaction; ``False`` (nothing
+    written) if the job is no longer ``running`` under ``worker``.
+
+    Args:
+        engine: the judge's database.
+        job: the job the result is for.
+        worker: the worker that ran it.
+        result: a step's result, or a match's (`matches.MatchResult`) for a match job.
+        contest: passed to the match kind's hook (the worker's contest).
+
+    Raises:
+        RuntimeError: a result that does not fit its job (nothing is written; the
+            worker counts it as a stall).
+    """
+    from lightcycle.judge.service import matches as match_use  # (it imports this module)
+
     with begin_write(engine) as conn:
         stamp = now()
         taken = conn.execute(
@@ -180,47 +237,59 @@ def complete(engine: Engine, job: JobRow, worker: str, result: StepLike) -> bool
         )
         if taken.rowcount != 1:  # taken away: nothing was written
             return False
-        step_id = inserted_id(
-            conn.execute(
-                sa.insert(steps).values(
-                    submission_id=job.submission_id,
-                    job_id=job.id,
-                    kind=job.kind,
-                    ok=bool(result.ok),
-                    reason=result.reason,
-                    log=result.log,
-                    cpu_seconds=float(result.cpu_seconds),
-                    created_at=stamp,
-                )
-            )
-        )
-        for g in result.games:
-            conn.execute(
-                sa.insert(games).values(
-                    submission_id=job.submission_id,
-                    step_id=step_id,
-                    kind=g.kind,
-                    idx=g.idx,
-                    seats=json.dumps(g.seats),
-                    result=g.result,
-                    replay=g.replay,
-                )
-            )
-        values: dict[str, Any] = {
-            "state": result.state,
-            "reason": result.reason,
-            "updated_at": stamp,
-        }
-        if result.artifact is not None:
-            values["artifact_sha256"] = put_blob(conn, result.artifact)
-        if result.state == "accepted":
-            values.update(_accept(conn, job.submission_id, stamp))
-        conn.execute(
-            sa.update(submissions).where(submissions.c.id == job.submission_id).values(**values)
-        )
-        if result.next_kind is not None and values["state"] not in FINAL_STATES:
-            enqueue(conn, result.next_kind, job.submission_id)
+        if job.kind == MATCH:
+            if job.match_id is None or not isinstance(result, match_use.MatchResult):
+                raise RuntimeError(f"job {job.id}: a match job needs a match and its result")
+            match_use.record_match(conn, job.match_id, result, contest)
+        elif job.submission_id is None or isinstance(result, match_use.MatchResult):
+            raise RuntimeError(f"job {job.id}: a {job.kind} job needs a submission and a step")
+        else:
+            _record_step(conn, job, job.submission_id, result, stamp)
     return True
+
+
+def _record_step(
+    conn: Connection, job: JobRow, submission_id: int, result: StepLike, stamp: str
+) -> None:
+    """Write a submission step's result (`complete`, after its check)."""
+    step_id = inserted_id(
+        conn.execute(
+            sa.insert(steps).values(
+                submission_id=submission_id,
+                job_id=job.id,
+                kind=job.kind,
+                ok=bool(result.ok),
+                reason=result.reason,
+                log=result.log,
+                cpu_seconds=float(result.cpu_seconds),
+                created_at=stamp,
+            )
+        )
+    )
+    for g in result.games:
+        conn.execute(
+            sa.insert(games).values(
+                submission_id=submission_id,
+                step_id=step_id,
+                kind=g.kind,
+                idx=g.idx,
+                seats=json.dumps(g.seats),
+                result=g.result,
+                replay=g.replay,
+            )
+        )
+    values: dict[str, Any] = {
+        "state": result.state,
+        "reason": result.reason,
+        "updated_at": stamp,
+    }
+    if result.artifact is not None:
+        values["artifact_sha256"] = put_blob(conn, result.artifact)
+    if result.state == "accepted":
+        values.update(_accept(conn, submission_id, stamp))
+    conn.execute(sa.update(submissions).where(submissions.c.id == submission_id).values(**values))
+    if result.next_kind is not None and values["state"] not in FINAL_STATES:
+        enqueue(conn, result.next_kind, submission_id)
 
 
 def _accept(conn: Connection, submission_id: int, stamp: str) -> dict[str, Any]:
@@ -249,10 +318,12 @@ def release(
     *,
     error: str | None = None,
     max_attempts: int = MAX_ATTEMPTS,
+    contest: Contest | None = None,
 ) -> bool:
     """Give a job back: ``error=None`` (the worker was asked to stop) requeues it at once
     without counting the attempt; with an error (an exception in the step) it counts as
-    a stall. ``False``: the job was no longer this worker's."""
+    a stall. ``False``: the job was no longer this worker's. ``contest`` goes to a
+    failed match's hook."""
     with begin_write(engine) as conn:
         row = conn.execute(
             sa.select(jobs)
@@ -262,15 +333,21 @@ def release(
         if row is None:
             return False
         if error is None:
-            _requeue(conn, row.id, attempts=max(row.attempts - 1, 0), error=row.error)
+            _requeue(conn, row, attempts=max(row.attempts - 1, 0), error=row.error)
         else:
-            _stalled(conn, row, error, max_attempts)
+            _stalled(conn, row, error, max_attempts, contest)
     return True
 
 
-def requeue_stalled(engine: Engine, older_than: float, max_attempts: int = MAX_ATTEMPTS) -> int:
+def requeue_stalled(
+    engine: Engine,
+    older_than: float,
+    max_attempts: int = MAX_ATTEMPTS,
+    contest: Contest | None = None,
+) -> int:
     """Hand back running jobs whose heartbeat is older than ``older_than`` seconds; after
-    ``max_attempts`` attempts a job (and its submission) ends ``internal_error``.
+    ``max_attempts`` attempts a job (and its submission or match) ends
+    ``internal_error``, a match's kind hook called with ``contest``.
 
     Returns:
         How many jobs were handed back or ended.
@@ -289,22 +366,31 @@ def requeue_stalled(engine: Engine, older_than: float, max_attempts: int = MAX_A
         ).all()
         for row in rows:
             silent = time.time() - (row.heartbeat_at or 0.0)
-            _stalled(conn, row, f"worker {row.worker} went silent for {silent:.0f} s", max_attempts)
+            silent_for = f"worker {row.worker} went silent for {silent:.0f} s"
+            _stalled(conn, row, silent_for, max_attempts, contest)
     return len(rows)
 
 
-def _requeue(conn: Connection, job_id: int, *, attempts: int, error: str) -> None:
+def _requeue(conn: Connection, row: Any, *, attempts: int, error: str) -> None:
     conn.execute(
         sa.update(jobs)
-        .where(jobs.c.id == job_id)
+        .where(jobs.c.id == row.id)
         .values(state=QUEUED, worker=None, heartbeat_at=None, attempts=attempts, error=error)
     )
+    if row.kind == MATCH:  # played again from the start
+        conn.execute(
+            sa.update(matches)
+            .where(matches.c.id == row.match_id, matches.c.state == RUNNING)
+            .values(state=QUEUED)
+        )
 
 
-def _stalled(conn: Connection, row: Any, error: str, max_attempts: int) -> None:
+def _stalled(
+    conn: Connection, row: Any, error: str, max_attempts: int, contest: Contest | None
+) -> None:
     """A job that failed through no fault of the student: retried, or an internal error."""
     if row.attempts < max_attempts:
-        _requeue(conn, row.id, attempts=row.attempts, error=error)
+        _requeue(conn, row, attempts=row.attempts, error=error)
         return
     stamp = now()
     conn.execute(
@@ -312,6 +398,15 @@ def _stalled(conn: Connection, row: Any, error: str, max_attempts: int) -> None:
         .where(jobs.c.id == row.id)
         .values(state=INTERNAL_ERROR, worker=None, finished_at=stamp, error=error)
     )
+    if row.kind == MATCH:
+        from lightcycle.judge.service.matches import fail_match
+
+        reason = (
+            f"the judge failed to play this match {row.attempts} times (last: {error}); "
+            "it counts for nobody, and the admin has been told"
+        )
+        fail_match(conn, row.match_id, reason, contest)
+        return
     reason = (
         f"the judge failed on the {row.kind} step {row.attempts} times (last: {error}); "
         "this is not your bot's fault, and the admin has been told"

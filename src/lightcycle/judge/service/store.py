@@ -16,12 +16,15 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from lightcycle.judge.service import queue
+from lightcycle.judge.service import matches, queue
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.matches import MatchResult
 from lightcycle.judge.service.queue import MAX_ATTEMPTS, StepLike
 from lightcycle.judge.service.tables import (
     INTERNAL_ERROR,
     GameRow,
     JobRow,
+    MatchRow,
     SubmissionRow,
     UserRow,
     blobs,
@@ -234,6 +237,23 @@ class JudgeStore:
             ).all()
         return [job_row(r) for r in rows]
 
+    # -- matches (see lightcycle.judge.service.matches) ----------------------------------
+    def match(self, mid: int, replay: bool = False) -> MatchRow | None:
+        """A match with its seats (and its replay's JSON text with ``replay``)."""
+        with self.engine.connect() as conn:
+            return matches.load_match(conn, mid, replay=replay)
+
+    def matches_of_user(self, user_id: int) -> list[MatchRow]:
+        """The friendly matches with a program of ``user_id``, newest first."""
+        with self.engine.connect() as conn:
+            return matches.matches_of_user(conn, user_id)
+
+    def match_jobs(self, mid: int) -> list[JobRow]:
+        """A match's jobs (one; for the admin page and tests)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(jobs).where(jobs.c.match_id == mid)).all()
+        return [job_row(r) for r in rows]
+
     # -- the queue (see lightcycle.judge.service.queue) ----------------------------------
     def claim(self, worker: str) -> JobRow | None:
         """Take the oldest queued job for ``worker``, or ``None`` if there is none."""
@@ -243,9 +263,16 @@ class JudgeStore:
         """Note that ``worker`` still works on the job; ``False``: it was taken away."""
         return queue.heartbeat(self.engine, job_id, worker)
 
-    def complete(self, job: JobRow, worker: str, result: StepLike) -> bool:
-        """Record a step's result in ONE transaction; ``False`` if no longer ours."""
-        return queue.complete(self.engine, job, worker, result)
+    def complete(
+        self,
+        job: JobRow,
+        worker: str,
+        result: StepLike | MatchResult,
+        contest: Contest | None = None,
+    ) -> bool:
+        """Record a step's or match's result in ONE transaction; ``False`` if no longer
+        ours (``contest`` goes to a match kind's hook)."""
+        return queue.complete(self.engine, job, worker, result, contest)
 
     def release(
         self,
@@ -254,10 +281,15 @@ class JudgeStore:
         *,
         error: str | None = None,
         max_attempts: int = MAX_ATTEMPTS,
+        contest: Contest | None = None,
     ) -> bool:
         """Give a job back (stopping: at once, uncounted; an error: counted as a stall)."""
-        return queue.release(self.engine, job, worker, error=error, max_attempts=max_attempts)
+        return queue.release(
+            self.engine, job, worker, error=error, max_attempts=max_attempts, contest=contest
+        )
 
-    def requeue_stalled(self, older_than: float, max_attempts: int = MAX_ATTEMPTS) -> int:
+    def requeue_stalled(
+        self, older_than: float, max_attempts: int = MAX_ATTEMPTS, contest: Contest | None = None
+    ) -> int:
         """Hand back jobs whose worker went silent; internal errors after ``max_attempts``."""
-        return queue.requeue_stalled(self.engine, older_than, max_attempts)
+        return queue.requeue_stalled(self.engine, older_than, max_attempts, contest)

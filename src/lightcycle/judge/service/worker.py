@@ -7,11 +7,14 @@ loop first hands back jobs whose worker went silent (so a killed worker's job is
 by the others), then claims the oldest queued job.
 
 The step runs in a thread of its own while the loop heartbeats, so a step that takes a
-long time (a build, several games) keeps its job. An exception in a step is the judge's
-fault, never the student's: the job is retried, and after a few failures the
-submission ends ``internal_error`` for the admin to look at. Stopping (SIGTERM, Ctrl-C):
-the first request lets the current step finish and be recorded, then the loop ends; a
-second one (``abandon``) hands the job back to the queue at once, uncounted, and ends.
+long time (a build, several games, a match) keeps its job. A match's job is run the same
+way (`lightcycle.judge.service.matchplay`): its game, then its results recorded with its
+kind's hook in one transaction. An exception in a step (or in recording its result) is
+the judge's fault, never the student's: the job is retried, and after a few failures the
+submission (or the match) ends ``internal_error`` for the admin to look at. Stopping
+(SIGTERM, Ctrl-C): the first request lets the current step finish and be recorded, then
+the loop ends; a second one (``abandon``) hands the job back to the queue at once,
+uncounted, and ends.
 """
 
 from __future__ import annotations
@@ -29,14 +32,16 @@ from typing import Any
 import sqlalchemy as sa
 
 from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.matches import MatchResult
 from lightcycle.judge.service.queue import MAX_ATTEMPTS, StepLike
 from lightcycle.judge.service.store import JudgeStore
-from lightcycle.judge.service.tables import JobRow, SubmissionRow
+from lightcycle.judge.service.tables import JobRow, MatchRow, SubmissionRow
 
 log = logging.getLogger(__name__)
 
-Step = Callable[[JobRow, SubmissionRow, JudgeStore, Contest], StepLike]
-"""What runs a job: `lightcycle.judge.service.pipeline.run_step` (tests pass fakes)."""
+Step = Callable[[JobRow, SubmissionRow | MatchRow, JudgeStore, Contest], StepLike | MatchResult]
+"""What runs a job, given its submission (or its match, for a ``match`` job):
+`lightcycle.judge.service.matchplay.run_job` (tests pass fakes)."""
 
 DB_RETRY_S = 2.0
 """How long a worker waits after losing its database before it tries again."""
@@ -83,15 +88,16 @@ def run_worker(
         stall: a running job silent for this long is handed to another worker; much
             longer than ``heartbeat``, so a busy machine is not taken for a dead one.
         max_attempts: stalls before a job ends ``internal_error``.
-        step: what runs a job (default: the pipeline's ``run_step``).
+        step: what runs a job (default: `matchplay.run_job`: a match, or the
+            pipeline's steps).
 
     Raises:
         lightcycle.storage.StorageError: the database cannot be opened at the start.
     """
-    if step is None:
-        from lightcycle.judge.service.pipeline import run_step
+    if step is None:  # imported here: the referee loads only where steps really run
+        from lightcycle.judge.service.matchplay import run_job
 
-        step = run_step
+        step = run_job
     stop = stop if stop is not None else threading.Event()
     abandon = abandon if abandon is not None else threading.Event()
     worker = name or default_name()
@@ -100,10 +106,14 @@ def run_worker(
     try:
         while not stop.is_set():
             try:
-                store.requeue_stalled(stall, max_attempts)
+                store.requeue_stalled(stall, max_attempts, contest)
                 job = store.claim(worker)
             except sa.exc.DBAPIError as exc:
                 log.warning("worker %s: database error, retrying: %s", worker, _line(exc))
+                stop.wait(DB_RETRY_S)
+                continue
+            except Exception:  # a judge bug (a match hook's): logged, and the worker lives
+                log.exception("worker %s: handing back stalled jobs failed", worker)
                 stop.wait(DB_RETRY_S)
                 continue
             if job is None:
@@ -131,10 +141,7 @@ def _run_job(
 
     def target() -> None:
         try:
-            submission = store.submission(job.submission_id)
-            if submission is None:
-                raise LookupError(f"submission {job.submission_id} of job {job.id} is missing")
-            outcome["result"] = step(job, submission, store, contest)
+            outcome["result"] = step(job, _subject(store, job), store, contest)
         except BaseException as exc:
             outcome["error"] = exc
 
@@ -144,7 +151,7 @@ def _run_job(
     while thread.is_alive():
         thread.join(min(heartbeat, 0.1))
         if abandon.is_set():
-            _db(lambda: store.release(job, worker), "release")
+            _db(lambda: store.release(job, worker, contest=contest), "release")
             stats.abandoned += 1
             log.info("worker %s: gave job %s back to the queue", worker, job.id)
             return
@@ -154,20 +161,45 @@ def _run_job(
                 log.warning(
                     "worker %s: job %s was taken away; its result will not count", worker, job.id
                 )
+    done: bool | None = None
+    if "error" not in outcome:
+        try:
+            done = _db(lambda: store.complete(job, worker, outcome["result"], contest), "complete")
+        except Exception as failed:  # a judge bug in recording (a hook): nothing written
+            outcome["error"] = failed
     if "error" in outcome:
         exc = outcome["error"]
         log.error("worker %s: job %s (%s) failed", worker, job.id, job.kind, exc_info=exc)
         _db(
-            lambda: store.release(job, worker, error=_line(exc), max_attempts=max_attempts),
+            lambda: store.release(
+                job, worker, error=_line(exc), max_attempts=max_attempts, contest=contest
+            ),
             "release",
         )
         stats.failed += 1
         return
-    if _db(lambda: store.complete(job, worker, outcome["result"]), "complete"):
+    if done:
         stats.completed += 1
     else:
         stats.taken_away += 1
         log.warning("worker %s: job %s was taken away; the other result counts", worker, job.id)
+
+
+def _subject(store: JudgeStore, job: JobRow) -> SubmissionRow | MatchRow:
+    """What a job works on: its match, or its submission (with steps and games)."""
+    subject: SubmissionRow | MatchRow | None = None
+    if job.match_id is not None:
+        subject = store.match(job.match_id)
+    elif job.submission_id is not None:
+        subject = store.submission(job.submission_id)
+    if subject is None:
+        what = (
+            f"match {job.match_id}"
+            if job.match_id is not None
+            else f"submission {job.submission_id}"
+        )
+        raise LookupError(f"{what} of job {job.id} is missing")
+    return subject
 
 
 def _db(call: Callable[[], bool], what: str) -> bool | None:

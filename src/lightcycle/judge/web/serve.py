@@ -6,13 +6,21 @@ Threads are enough: a worker spends its time waiting for the builds and games it
 sandboxed processes, not in Python. More workers, on this machine or others, are
 ``lightcycle judge worker`` processes on the same database.
 
-Stopping (Ctrl-C, SIGTERM): uvicorn stops taking requests, then the workers finish their
-current step and record it; one still busy after `GRACE_S` hands its job back to the
-queue (another worker or the next start redoes it), so stopping loses nothing.
+A third kind of thread, the scheduler (`Judge.tick`, every `SCHEDULE_EVERY_S`), starts
+official rounds at the contest's ``[official] schedule`` times
+(`lightcycle.judge.service.rounds.start_due`: the database decides, so each time starts
+at most one round even with several ``judge serve`` processes) and tops a ladder up
+(`lightcycle.judge.service.ladder.fill_now`).
+
+Stopping (Ctrl-C, SIGTERM): uvicorn stops taking requests (the official pages' event
+streams end at once), then the workers finish their current step and record it; one
+still busy after `GRACE_S` hands its job back to the queue (another worker or the next
+start redoes it), so stopping loses nothing.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import socket
 import sys
@@ -32,6 +40,10 @@ log = logging.getLogger(__name__)
 GRACE_S = 10.0
 """Seconds the workers have to finish their current step after a stop request."""
 
+SCHEDULE_EVERY_S = 20.0
+"""How often the scheduler looks for a scheduled round that is due: a round starts at
+most this long after its time."""
+
 
 class ServeError(RuntimeError):
     """The judge cannot start (a port in use, a key file it cannot make); one line."""
@@ -47,6 +59,8 @@ class Judge:
             free port, read back from `port` once `ready` is set).
         step: what workers run (default: the pipeline; tests pass a fast one).
         announce: called with the site's URL once it listens.
+        schedule_every: seconds between the scheduler's looks (`tick`).
+        clock: the time now, in UTC (tests pass a fixed one).
 
     Raises:
         ServeError: the port is taken or the key file cannot be made.
@@ -62,6 +76,8 @@ class Judge:
         port: int | None = None,
         step: Step | None = None,
         announce: Callable[[str], None] | None = None,
+        schedule_every: float = SCHEDULE_EVERY_S,
+        clock: Callable[[], dt.datetime] | None = None,
     ) -> None:
         from lightcycle.judge.service.store import JudgeStore
         from lightcycle.judge.web.app import create_app
@@ -73,6 +89,8 @@ class Judge:
         wanted = contest.judge.port if port is None else port
         self.step = step
         self.announce = announce
+        self.schedule_every = schedule_every
+        self.clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.ready = threading.Event()
         self.halt = threading.Event()
         self.abandon = threading.Event()
@@ -88,7 +106,7 @@ class Judge:
             self.store.close()
             raise
         self.port = int(self.sock.getsockname()[1])
-        self.app = create_app(self.store, contest, key)
+        self.app = create_app(self.store, contest, key, stopping=self.halt)
         self.server: Any = None
 
     @property
@@ -103,7 +121,12 @@ class Judge:
 
         from lightcycle.judge.service.worker import run_worker
 
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="off")
+        config = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=int(GRACE_S),  # a request still open then is cut
+        )
         self.server = uvicorn.Server(config)
         for i in range(self.workers):
             thread = threading.Thread(
@@ -114,6 +137,9 @@ class Judge:
             )
             thread.start()
             self.threads.append(thread)
+        scheduler = threading.Thread(target=self._schedule, name="judge-scheduler", daemon=True)
+        if self.scheduled:
+            scheduler.start()
         watcher = threading.Thread(target=self._watch, name="judge-ready", daemon=True)
         watcher.start()
         try:
@@ -121,6 +147,8 @@ class Judge:
         finally:
             self.halt.set()
             self._stop_workers()
+            if scheduler.is_alive():
+                scheduler.join(timeout=GRACE_S)  # a look in progress ends its transaction
             self.sock.close()
             self.store.close()
             watcher.join(timeout=5)
@@ -131,6 +159,35 @@ class Judge:
         if self.server is not None:
             self.server.should_exit = True
 
+    @property
+    def scheduled(self) -> bool:
+        """Whether this contest has anything for the scheduler to do."""
+        official = self.contest.official
+        return official.mode == "ladder" or (
+            official.mode == "elimination" and bool(official.schedule)
+        )
+
+    def tick(self) -> int | None:
+        """One look of the scheduler: start the round of a scheduled time that is due
+        (None: none started), or top the ladder up."""
+        from lightcycle.judge.service import ladder, rounds
+
+        if self.contest.official.mode == "ladder":
+            ladder.fill_now(self.store.engine, self.contest)
+            return None
+        rid = rounds.start_due(self.store.engine, self.contest, self.clock())
+        if rid is not None:
+            log.info("scheduled round started (round id %d)", rid)
+        return rid
+
+    def _schedule(self) -> None:
+        while not self.halt.is_set():
+            try:
+                self.tick()
+            except Exception:  # the database away for a moment: the next look retries
+                log.exception("the scheduler failed; it looks again in %.0f s", self.schedule_every)
+            self.halt.wait(self.schedule_every)
+
     def _watch(self) -> None:
         while not self.halt.is_set():
             if self.server is not None and self.server.started:
@@ -139,7 +196,9 @@ class Judge:
                     self.announce(self.url)
                 break
             self.halt.wait(0.05)
-        self.halt.wait()
+        while not self.halt.wait(0.1):
+            if self.server is not None and self.server.should_exit:
+                self.halt.set()  # a signal stopped uvicorn: end the event streams now
         if self.server is not None:
             self.server.should_exit = True
 

@@ -28,6 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
 class Site:
     url: str
     store: DrivenStore
+    contest: Contest
 
 
 @pytest.fixture
@@ -44,13 +45,14 @@ def site(contest: Contest, tmp_path: Path) -> Iterator[Site]:
         host="127.0.0.1",
         port=0,
     )
-    judge = Judge(dataclasses.replace(contest, judge=spec))
+    contest = dataclasses.replace(contest, judge=spec)
+    judge = Judge(contest)
     thread = threading.Thread(target=judge.run, name="judge-site")
     thread.start()
     try:
         assert judge.ready.wait(30), "the judge's site did not start"
         with DrivenStore(spec.database) as store:
-            yield Site(judge.url.rstrip("/"), store)
+            yield Site(judge.url.rstrip("/"), store, contest)
     finally:
         judge.stop()
         thread.join(30)
