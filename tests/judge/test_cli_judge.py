@@ -27,9 +27,11 @@ sandbox = "auto"
 """
 
 
-def _contest(tmp_path: Path) -> Path:
+def write_contest(tmp_path: Path, more: str = "") -> Path:
+    """``tmp_path/duel.toml``: the duel, its database beside it, and ``more`` tables
+    (the CLI tests of the judge's other commands add theirs)."""
     path = tmp_path / "duel.toml"
-    path.write_text(CONTEST)
+    path.write_text(CONTEST + more)
     return path
 
 
@@ -43,7 +45,7 @@ def test_help_shows_the_commands_with_examples() -> None:
 
 
 def test_admin_add_by_contest_file_or_by_url(tmp_path: Path) -> None:
-    contest = _contest(tmp_path)
+    contest = write_contest(tmp_path)
     url = f"sqlite:///{tmp_path / 'judge.db'}"
     result = runner.invoke(app, ["judge", "admin", "add", "teacher@example.org", str(contest)])
     assert result.exit_code == 2
@@ -71,12 +73,12 @@ def test_bad_contest_and_database_are_one_line_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "line 3: [contest] ruleset" in result.output
     assert "Traceback" not in result.output
     missing = f"sqlite:///{tmp_path / 'no' / 'judge.db'}"
-    result = runner.invoke(app, ["judge", "worker", str(_contest(tmp_path)), "--db", missing])
+    result = runner.invoke(app, ["judge", "worker", str(write_contest(tmp_path)), "--db", missing])
     assert result.exit_code == 2 and "does not exist" in result.output
 
 
 def test_a_worker_process_stops_on_sigterm(tmp_path: Path) -> None:
-    contest = _contest(tmp_path)
+    contest = write_contest(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "lightcycle", "judge", "worker", str(contest), "--name", "w1"],
         cwd=tmp_path,

@@ -4,57 +4,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
-from lightcycle.judge.service import queue
 from lightcycle.judge.service.store import JudgeStore
-from lightcycle.judge.service.tables import submissions
-from lightcycle.storage import begin_write
+from tests.judge.service.programs import accepted_players
+from tests.judge.test_cli_judge import write_contest
 
 runner = CliRunner()
 
-CONTEST = """\
-[contest]
-name = "duel"
-ruleset = "torus@1"
-maps = ["torus-20"]
+OFFICIAL = """\
 [official]
 finalists = 2
-[judge]
-database = "sqlite:///judge.db"
-sandbox = "auto"
 """
 
 
-def _contest(tmp_path: Path) -> Path:
-    path = tmp_path / "duel.toml"
-    path.write_text(CONTEST)
-    return path
-
-
 def _players(url: str, n: int) -> None:
-    """``n`` users with an accepted program each, inserted as if judged."""
+    """``n`` users with an accepted program each (Bot0, Bot1, ...), inserted as if judged."""
     with JudgeStore(url) as store:
-        for i in range(n):
-            uid = store.create_user(f"u{i}@example.org", "h")
-            with begin_write(store.engine) as conn:
-                sha = queue.put_blob(conn, f"bot {i}".encode())
-                conn.execute(
-                    sa.insert(submissions).values(
-                        user_id=uid,
-                        name=f"Bot{i}",
-                        language="python",
-                        filename="bot.py",
-                        source_sha256=sha,
-                        state="accepted",
-                        reason="",
-                        created_at="2026-01-01T00:00:00Z",
-                        updated_at="2026-01-01T00:00:00Z",
-                        accepted_at="2026-01-01T00:00:00Z",
-                    )
-                )
+        accepted_players(store, n, "Bot")
 
 
 def test_round_commands_have_help_with_examples() -> None:
@@ -64,7 +32,7 @@ def test_round_commands_have_help_with_examples() -> None:
 
 
 def test_start_and_status(tmp_path: Path) -> None:
-    contest = _contest(tmp_path)
+    contest = write_contest(tmp_path, OFFICIAL)
     url = f"sqlite:///{tmp_path / 'judge.db'}"
     _players(url, 2)
     result = runner.invoke(app, ["judge", "round", "start", str(contest)])

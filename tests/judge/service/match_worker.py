@@ -14,6 +14,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+from lightcycle.judge.service.contest import Contest
 from lightcycle.judge.service.worker import run_worker
 from tests.judge.service.programs import DUEL
 
@@ -44,11 +45,12 @@ def stop_all(procs: Sequence[subprocess.Popen[bytes]]) -> None:
             p.wait()
 
 
-def main() -> None:
-    """Work until SIGTERM (or until killed, which is the point)."""
+def main(contest: Contest = DUEL) -> None:
+    """Work on ``contest`` until SIGTERM (or until killed, which is the point), with
+    heartbeats and a stall limit short enough for a test (`round_worker` too)."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    run_worker(sys.argv[1], DUEL, stop=stop, poll=0.05, heartbeat=0.15, stall=1.0)
+    run_worker(sys.argv[1], contest, stop=stop, poll=0.05, heartbeat=0.15, stall=1.0)
 
 
 if __name__ == "__main__":

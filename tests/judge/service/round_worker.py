@@ -1,5 +1,6 @@
 """A worker process for the official round's kill -9 test: `run_worker` with the real
-steps on `ROUND_DUEL` (its hooks start the round's next stages).
+steps on `ROUND_DUEL` (its hooks start the round's next stages): `match_worker.main`
+on that contest; started with `match_worker.start(URL, module=...)`.
 
 Usage: python -m tests.judge.service.round_worker DB_URL
 """
@@ -7,12 +8,9 @@ Usage: python -m tests.judge.service.round_worker DB_URL
 from __future__ import annotations
 
 import dataclasses
-import signal
-import sys
-import threading
 
 from lightcycle.judge.service.contest import OfficialSpec
-from lightcycle.judge.service.worker import run_worker
+from tests.judge.service.match_worker import main
 from tests.judge.service.programs import DUEL
 
 ROUND_DUEL = dataclasses.replace(
@@ -24,12 +22,5 @@ ROUND_DUEL = dataclasses.replace(
 duels until a champion, one round a start."""
 
 
-def main() -> None:
-    """Work until SIGTERM (or until killed, which is the point)."""
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    run_worker(sys.argv[1], ROUND_DUEL, stop=stop, poll=0.05, heartbeat=0.15, stall=1.0)
-
-
 if __name__ == "__main__":
-    main()
+    main(ROUND_DUEL)

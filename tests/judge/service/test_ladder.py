@@ -5,18 +5,16 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
-from lightcycle.judge.service import ladder, queue
+from lightcycle.judge.service import ladder
 from lightcycle.judge.service.contest import (
     Contest,
     JudgeSpec,
@@ -43,18 +41,20 @@ from lightcycle.judge.service.matches import (
 from lightcycle.judge.service.pipeline import build_source
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.service.tables import (
-    MatchRow,
-    inserted_id,
     matches,
-    now,
     ratings,
-    submissions,
 )
 from lightcycle.judge.service.worker import run_worker
 from lightcycle.sandbox.check import bwrap_usable
 from lightcycle.storage import begin_write
 from lightcycle.tournament.skill import Skill, rate
 from tests.judge.service.fakes import CONTEST
+from tests.judge.service.programs import (
+    accepted_players,
+    insert_program,
+    open_matches,
+    wait_until,
+)
 
 # sid  mu    sigma  games  busy   (ordinal = mu - 3 sigma)
 PLAYERS = """
@@ -171,51 +171,6 @@ def store(db_url: str) -> Iterator[JudgeStore]:
         yield s
 
 
-def _program(engine: Engine, user_id: int, name: str, artifact: bytes | None = None) -> int:
-    """An accepted submission inserted as if judged (what is tested is the ladder), with
-    a tiny source, or the source and the build ``artifact`` of a real program."""
-    with begin_write(engine) as conn:
-        sha = queue.put_blob(conn, f"source of {name}".encode())
-        built = None if artifact is None else queue.put_blob(conn, artifact)
-        stamp = now()
-        return inserted_id(
-            conn.execute(
-                sa.insert(submissions).values(
-                    user_id=user_id,
-                    name=name,
-                    language="python",
-                    filename="bot.py",
-                    source_sha256=sha,
-                    state="accepted",
-                    reason="",
-                    created_at=stamp,
-                    updated_at=stamp,
-                    accepted_at=stamp,
-                    artifact_sha256=built,
-                )
-            )
-        )
-
-
-def _players_in(store: JudgeStore, n: int) -> dict[int, int]:
-    """``n`` users with one accepted program each: submission id -> user id."""
-    out = {}
-    for i in range(n):
-        uid = store.create_user(f"u{i}@example.org", "h")
-        out[_program(store.engine, uid, f"bot{i}")] = uid
-    return out
-
-
-def _in_flight(store: JudgeStore) -> list[MatchRow]:
-    with store.engine.connect() as conn:
-        ids = conn.execute(
-            sa.select(matches.c.id)
-            .where(matches.c.kind == "ladder", matches.c.state.in_(("queued", "running")))
-            .order_by(matches.c.id)
-        ).scalars()
-        return [m for mid in list(ids) if (m := load_match(conn, mid)) is not None]
-
-
 def _result(ranks: list[int]) -> MatchResult:
     seats = tuple(SeatResult(r, None, "ok", "", None, 0.1, None, "") for r in ranks)
     return MatchResult("test result", "{}", "cube@1", seats)
@@ -233,9 +188,9 @@ def _ratings(store: JudgeStore) -> dict[int, tuple[float, float, int]]:
 
 
 def test_switching_on_fills_the_ladder_and_off_stops_it(store: JudgeStore) -> None:
-    players = _players_in(store, 5)
+    players = accepted_players(store, 5)
     assert len(set_ladder(store.engine, LADDER, True)) == 2
-    first, second = _in_flight(store)
+    first, second = open_matches(store, "ladder")
     for m in (first, second):
         seated = [s.submission_id for s in m.seats]
         assert m.kind == "ladder" and len(set(seated)) == 4 and set(seated) <= set(players)
@@ -247,7 +202,7 @@ def test_switching_on_fills_the_ladder_and_off_stops_it(store: JudgeStore) -> No
         assert ladder.is_on(conn)
     assert set_ladder(store.engine, LADDER, False) == []
     _record(store, first.id, [1, 2, 3, 4])
-    assert [m.id for m in _in_flight(store)] == [second.id]  # off: not replaced
+    assert [m.id for m in open_matches(store, "ladder")] == [second.id]  # off: not replaced
     with store.engine.connect() as conn:
         st = ladder.status(conn, LADDER)
     assert (st.on, st.in_flight, st.done, st.failed) == (False, 1, 1, 0)
@@ -262,9 +217,9 @@ def test_switching_on_a_contest_not_in_ladder_mode_is_refused(store: JudgeStore)
 
 
 def test_a_played_match_rates_its_players_once_and_the_next_is_queued(store: JudgeStore) -> None:
-    _players_in(store, 6)
+    accepted_players(store, 6)
     set_ladder(store.engine, LADDER, True)
-    match = _in_flight(store)[0]
+    match = open_matches(store, "ladder")[0]
     sids = [s.submission_id for s in match.seats]
     _record(store, match.id, [1, 2, 2, 4])
     expected = rate({}, [([str(sid)], rank) for sid, rank in zip(sids, [1, 2, 2, 4], strict=True)])
@@ -276,7 +231,8 @@ def test_a_played_match_rates_its_players_once_and_the_next_is_queued(store: Jud
             (expected[str(sid)].mu, expected[str(sid)].sigma, 1)
         )
     assert got[sids[0]][0] > 25 > got[sids[3]][0] and got[sids[1]] == got[sids[2]]
-    assert len(_in_flight(store)) == 2 and match.id not in {m.id for m in _in_flight(store)}
+    flight = open_matches(store, "ladder")
+    assert len(flight) == 2 and match.id not in {m.id for m in flight}
     with pytest.raises(RuntimeError, match="already ended"):
         _record(store, match.id, [4, 3, 2, 1])  # a second result of the same match
     assert _ratings(store) == got
@@ -287,19 +243,20 @@ def test_a_played_match_rates_its_players_once_and_the_next_is_queued(store: Jud
 
 
 def test_a_failed_match_rates_nobody_and_is_replaced(store: JudgeStore) -> None:
-    _players_in(store, 4)
+    accepted_players(store, 4)
     set_ladder(store.engine, LADDER, True)
-    doomed = _in_flight(store)[0]
+    doomed = open_matches(store, "ladder")[0]
     with begin_write(store.engine) as conn:
         fail_match(conn, doomed.id, "the judge failed", LADDER)
     assert _ratings(store) == {}
-    assert len(_in_flight(store)) == 2 and doomed.id not in {m.id for m in _in_flight(store)}
+    flight = open_matches(store, "ladder")
+    assert len(flight) == 2 and doomed.id not in {m.id for m in flight}
 
 
 def test_dummies_fill_a_short_group_and_are_not_rated(store: JudgeStore) -> None:
-    players = _players_in(store, 2)
+    players = accepted_players(store, 2)
     set_ladder(store.engine, LADDER, True)
-    match = _in_flight(store)[0]
+    match = open_matches(store, "ladder")[0]
     assert sorted(s.name for s in match.seats if s.submission_id is None) == ["dummy 1", "dummy 2"]
     ranks = [1 if s.submission_id is None else 3 + i for i, s in enumerate(match.seats)]
     _record(store, match.id, ranks)
@@ -310,11 +267,11 @@ def test_dummies_fill_a_short_group_and_are_not_rated(store: JudgeStore) -> None
 
 
 def test_a_new_official_program_enters_with_a_fresh_rating(store: JudgeStore) -> None:
-    players = _players_in(store, 4)
+    players = accepted_players(store, 4)
     set_ladder(store.engine, LADDER, True)
-    _record(store, _in_flight(store)[0].id, [1, 2, 3, 4])
+    _record(store, open_matches(store, "ladder")[0].id, [1, 2, 3, 4])
     old, uid = next(iter(players.items()))
-    new = _program(store.engine, uid, "bot0")  # a newer accepted program: it plays now
+    new = insert_program(store.engine, uid, "bot0")  # a newer accepted program: it plays now
     with store.engine.connect() as conn:
         table = {r.submission_id: r for r in ladder.leaderboard(conn)}
     assert old not in table and (table[new].mu, table[new].games) == (25.0, 0)
@@ -324,9 +281,9 @@ def test_a_new_official_program_enters_with_a_fresh_rating(store: JudgeStore) ->
 def test_matches_recorded_at_once_by_two_workers_both_count(store: JudgeStore, db_url: str) -> None:
     """Two workers record two matches with three players in common at the same moment:
     both updates land (no lost update), and exactly ``ladder_parallel`` stay in flight."""
-    _players_in(store, 5)
+    accepted_players(store, 5)
     set_ladder(store.engine, LADDER, True)
-    a, b = _in_flight(store)
+    a, b = open_matches(store, "ladder")
     common = {s.submission_id for s in a.seats} & {s.submission_id for s in b.seats}
     start = threading.Barrier(2)
     errors: list[BaseException] = []
@@ -347,7 +304,7 @@ def test_matches_recorded_at_once_by_two_workers_both_count(store: JudgeStore, d
     assert errors == []
     got = _ratings(store)
     assert len(common) == 3 and all(got[sid][2] == 2 for sid in common)
-    assert len(_in_flight(store)) == 2
+    assert len(open_matches(store, "ladder")) == 2
 
 
 def test_a_real_worker_plays_the_ladder_and_rates_every_match_once(tmp_path: Path) -> None:
@@ -381,7 +338,7 @@ def test_a_real_worker_plays_the_ladder_and_rates_every_match_once(tmp_path: Pat
     stop = threading.Event()
     with JudgeStore(url) as store:
         sids = [
-            _program(
+            insert_program(
                 store.engine, store.create_user(f"u{i}@example.org", "h"), f"bot{i}", built.artifact
             )
             for i in range(3)
@@ -392,9 +349,9 @@ def test_a_real_worker_plays_the_ladder_and_rates_every_match_once(tmp_path: Pat
         worker.start()
         try:
             set_ladder(store.engine, contest, True)
-            _wait(lambda: _status(store, contest).done >= 4, 60)
+            wait_until(lambda: _status(store, contest).done >= 4, 60)
             set_ladder(store.engine, contest, False)
-            _wait(lambda: _status(store, contest).in_flight == 0, 60)
+            wait_until(lambda: _status(store, contest).in_flight == 0, 60)
         finally:
             stop.set()
             worker.join(60)
@@ -416,13 +373,6 @@ def test_a_real_worker_plays_the_ladder_and_rates_every_match_once(tmp_path: Pat
         assert len({s.submission_id for s in m.seats}) == 2 and all(s.rank for s in m.seats)
     assert sorted(r.submission_id for r in table) == sids
     assert sum(r.games for r in table) == 2 * st.done  # every match rated once
-
-
-def _wait(check: Callable[[], bool], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def _status(store: JudgeStore, contest: Contest) -> ladder.LadderStatus:
@@ -463,7 +413,7 @@ def test_the_ladder_command_switches_and_shows_the_ladder(tmp_path: Path) -> Non
     assert "ladder off ([official] mode = ladder): 0 of 2 matches in flight" in result.output
     assert "no player has an accepted program yet" in result.output
     with JudgeStore(url) as store:
-        sids = _players_in(store, 3)
+        sids = accepted_players(store, 3)
     result = runner.invoke(app, ["judge", "ladder", "on", str(contest), "--db", url])
     assert result.exit_code == 0 and "ladder on: 2 matches queued" in result.output
     result = runner.invoke(app, ["judge", "ladder", "status", str(contest), "--db", url])

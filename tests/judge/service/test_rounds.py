@@ -6,8 +6,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +13,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine
 
 from lightcycle.judge.service import elimination, queue, rounds, social
 from lightcycle.judge.service.contest import Contest, OfficialSpec
@@ -30,19 +27,20 @@ from lightcycle.judge.service.rounds import RoundError, start_round
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.service.tables import (
     MatchRow,
-    inserted_id,
     jobs,
-    matches,
-    now,
     round_entries,
-    submissions,
 )
 from lightcycle.judge.service.worker import run_worker
 from lightcycle.storage import begin_write
-from tests.judge.service.programs import accept_program
+from tests.judge.service.match_worker import start, stop_all
+from tests.judge.service.programs import (
+    accept_program,
+    accepted_players,
+    insert_program,
+    open_matches,
+    wait_until,
+)
 from tests.judge.service.round_worker import ROUND_DUEL
-
-ROOT = Path(__file__).resolve().parents[3]
 
 CONTEST = Contest(
     name="t",
@@ -63,50 +61,9 @@ def store(db_url: str) -> Iterator[JudgeStore]:
         yield s
 
 
-def _program(engine: Engine, user_id: int, name: str) -> int:
-    """An accepted submission inserted as if judged (what is tested is the rounds)."""
-    with begin_write(engine) as conn:
-        sha = queue.put_blob(conn, f"source of {name}".encode())
-        stamp = now()
-        return inserted_id(
-            conn.execute(
-                sa.insert(submissions).values(
-                    user_id=user_id,
-                    name=name,
-                    language="python",
-                    filename="bot.py",
-                    source_sha256=sha,
-                    state="accepted",
-                    reason="",
-                    created_at=stamp,
-                    updated_at=stamp,
-                    accepted_at=stamp,
-                )
-            )
-        )
-
-
 def _players(store: JudgeStore, n: int) -> list[int]:
     """``n`` users with one accepted program each (named p0, p1, ...): their ids."""
-    out = []
-    for i in range(n):
-        uid = store.create_user(f"u{i}@example.org", "h")
-        _program(store.engine, uid, f"p{i}")
-        out.append(uid)
-    return out
-
-
-def _open(store: JudgeStore) -> list[MatchRow]:
-    """The official matches not yet ended, in id order."""
-    with store.engine.connect() as conn:
-        ids = list(
-            conn.execute(
-                sa.select(matches.c.id)
-                .where(matches.c.kind == "official", matches.c.state.in_(("queued", "running")))
-                .order_by(matches.c.id)
-            ).scalars()
-        )
-        return [m for mid in ids if (m := load_match(conn, mid)) is not None]
+    return list(accepted_players(store, n, "p").values())
 
 
 def _result(ranks: list[int]) -> MatchResult:
@@ -131,7 +88,7 @@ def _by_strength(stage: int, grp: int, seats: tuple[int | None, ...]) -> list[in
 def _play_all(store: JudgeStore, play: Play, contest: Contest = CONTEST) -> int:
     """Record every official match as ``play`` says until none is open; the count."""
     played = 0
-    while pending := _open(store):
+    while pending := open_matches(store, "official"):
         for m in pending:
             seats = tuple(s.user_id for s in m.seats)
             assert m.stage is not None and m.grp is not None
@@ -149,7 +106,7 @@ def _round(store: JudgeStore, rid: int) -> rounds.RoundSummary:
 def test_a_round_starts_with_a_snapshot_and_groups_of_four(store: JudgeStore) -> None:
     players = _players(store, 10)
     rid = start_round(store.engine, CONTEST, players[0], seed=5)
-    stage1 = _open(store)
+    stage1 = open_matches(store, "official")
     assert [len(m.seats) for m in stage1] == [4, 4, 4]
     seated = [s.user_id for m in stage1 for s in m.seats]
     assert sorted(u for u in seated if u is not None) == players and seated.count(None) == 2
@@ -174,16 +131,16 @@ def test_a_round_starts_with_a_snapshot_and_groups_of_four(store: JudgeStore) ->
 
 def test_a_new_official_program_plays_from_the_next_round_on(store: JudgeStore) -> None:
     players = _players(store, 5)
-    first = _program(store.engine, players[0], "p0")  # the newest: the official one
+    first = insert_program(store.engine, players[0], "p0")  # the newest: the official one
     rid = start_round(store.engine, CONTEST, seed=1)
-    newer = _program(store.engine, players[0], "p0b")
+    newer = insert_program(store.engine, players[0], "p0b")
     social.set_official(store.engine, players[0], newer)
-    seats = [s for m in _open(store) for s in m.seats if s.user_id == players[0]]
+    seats = [s for m in open_matches(store, "official") for s in m.seats if s.user_id == players[0]]
     assert [s.submission_id for s in seats] == [first]
     _play_all(store, _by_strength)
     assert _round(store, rid).state == "done"
     rid2 = start_round(store.engine, CONTEST, seed=2)
-    seats = [s for m in _open(store) for s in m.seats if s.user_id == players[0]]
+    seats = [s for m in open_matches(store, "official") for s in m.seats if s.user_id == players[0]]
     assert [(s.submission_id, s.name) for s in seats] == [(newer, "p0b")]
     assert rid2 != rid
 
@@ -236,10 +193,10 @@ def test_the_database_round_is_the_simulated_round(store: JudgeStore) -> None:
 def test_a_failed_match_replays_its_stage_and_three_cancel_the_round(store: JudgeStore) -> None:
     _players(store, 8)
     rid = start_round(store.engine, CONTEST, seed=3)
-    first, second = _open(store)
+    first, second = open_matches(store, "official")
     _record(store, first, [1, 2, 3, 4], CONTEST)
     _record(store, second, None, CONTEST)  # the judge gave up on it
-    stage2 = _open(store)
+    stage2 = open_matches(store, "official")
     assert [m.stage for m in stage2] == [2, 2]  # all 8 again, regrouped
     assert sorted(s.user_id or 0 for m in stage2 for s in m.seats) == sorted(
         s.user_id or 0 for m in (first, second) for s in m.seats
@@ -249,7 +206,7 @@ def test_a_failed_match_replays_its_stage_and_three_cancel_the_round(store: Judg
     summary = _round(store, rid)
     assert summary.state == "cancelled" and summary.out_user_id is None
     assert "3 matches failed" in summary.note and "nobody is out" in summary.note
-    assert _open(store) == []
+    assert open_matches(store, "official") == []
     with store.engine.connect() as conn:
         assert all(s.status == "in" for s in rounds.standings(conn))
     start_round(store.engine, CONTEST, seed=4)  # the admin starts a new one
@@ -258,15 +215,15 @@ def test_a_failed_match_replays_its_stage_and_three_cancel_the_round(store: Judg
 def test_a_hook_called_again_changes_nothing(store: JudgeStore) -> None:
     _players(store, 5)
     start_round(store.engine, CONTEST, seed=3)
-    first, second = _open(store)
+    first, second = open_matches(store, "official")
     _record(store, first, [1, 2, 3, 4], CONTEST)
     _record(store, second, [1, 2, 3, 4], CONTEST)
-    stage2 = _open(store)
+    stage2 = open_matches(store, "official")
     ended = load_match_by_id(store, second.id)
     with begin_write(store.engine) as conn:  # a stale call (the stage is decided already)
         rounds.on_match_done(conn, ended, CONTEST)
         rounds.on_match_failed(conn, ended, CONTEST)
-    assert _open(store) == stage2
+    assert open_matches(store, "official") == stage2
 
 
 def load_match_by_id(store: JudgeStore, mid: int) -> MatchRow:
@@ -336,7 +293,7 @@ def test_the_official_version_changes_with_every_step(store: JudgeStore) -> None
     start_round(store.engine, CONTEST, seed=2)
     assert version() not in seen
     seen.add(version())
-    first = _open(store)[0]
+    first = open_matches(store, "official")[0]
     queue.claim(store.engine, "w")  # the first match starts
     assert version() not in seen
     seen.add(version())
@@ -387,7 +344,7 @@ def test_the_last_two_matches_recorded_at_once_advance_the_stage_once(
     round would wait forever.)"""
     _players(store, 8)
     start_round(store.engine, CONTEST, seed=9)
-    first, second = _open(store)
+    first, second = open_matches(store, "official")
     errors: list[BaseException] = []
 
     def other_worker() -> None:
@@ -404,7 +361,7 @@ def test_the_last_two_matches_recorded_at_once_advance_the_stage_once(
         thread.join(1.0)  # the other worker records meanwhile (or waits for this one)
     thread.join(30)
     assert not errors, errors
-    stage2 = _open(store)
+    stage2 = open_matches(store, "official")
     assert [m.stage for m in stage2] == [2]  # 4 remain: one group, created once
     with store.engine.connect() as conn:
         safe = conn.execute(
@@ -414,13 +371,6 @@ def test_the_last_two_matches_recorded_at_once_advance_the_stage_once(
 
 
 # -- played by real workers with real programs ----------------------------------------
-
-
-def _wait_for(check: Callable[[], bool], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def _round_state(store: JudgeStore, rid: int) -> str:
@@ -469,7 +419,7 @@ def test_a_round_played_by_a_real_worker(tmp_path: Path) -> None:
         )
         worker.start()
         try:
-            _wait_for(lambda: _round_state(store, rid) != "running", timeout=120)
+            wait_until(lambda: _round_state(store, rid) != "running", timeout=120)
         finally:
             stop.set()
             worker.join(60)
@@ -490,36 +440,19 @@ def test_a_round_goes_on_after_its_worker_is_killed(tmp_path: Path) -> None:
             players.append(uid)
         seed = 1
         rid = start_round(store.engine, ROUND_DUEL, seed=seed)
-        first = _open(store)[0]
-        procs = [_round_worker(url)]
+        first = open_matches(store, "official")[0]
+        procs = [start(url, module="tests.judge.service.round_worker")]
         try:
-            _wait_for(lambda: load_match_by_id(store, first.id).state == "running", timeout=60)
+            wait_until(lambda: load_match_by_id(store, first.id).state == "running", timeout=60)
             time.sleep(0.3)  # the bots have started and are playing
             assert load_match_by_id(store, first.id).state == "running"
             procs[0].send_signal(signal.SIGKILL)
             procs[0].wait()
-            procs.append(_round_worker(url))
-            _wait_for(lambda: _round_state(store, rid) != "running", timeout=180)
+            procs.append(start(url, module="tests.judge.service.round_worker"))
+            wait_until(lambda: _round_state(store, rid) != "running", timeout=180)
         finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-            for p in procs:
-                try:
-                    p.wait(20)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
+            stop_all(procs)
         with store.engine.connect() as conn:
             job = conn.execute(sa.select(jobs).where(jobs.c.key == f"match:{first.id}")).one()
         assert job.attempts == 2 and "went silent" in job.error
         _check_played_round(store, rid, players)
-
-
-def _round_worker(url: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.judge.service.round_worker", url],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
-from lightcycle.judge.service import queue, social
+from lightcycle.judge.service import social
 from lightcycle.judge.service.contest import Contest, FriendlySpec
 from lightcycle.judge.service.social import SocialError
 from lightcycle.judge.service.store import JudgeStore
@@ -31,6 +31,7 @@ from lightcycle.judge.service.tables import (
 )
 from lightcycle.storage import begin_write
 from tests.judge.service.fakes import CONTEST
+from tests.judge.service.programs import insert_program
 
 
 @pytest.fixture
@@ -55,27 +56,8 @@ class World:
     def program(
         self, owner: str, name: str, *, state: str = "accepted", public: bool = False
     ) -> int:
-        """A submission inserted as if judged (``state``), with a tiny source blob."""
-        with begin_write(self.engine) as conn:
-            sha = queue.put_blob(conn, f"source of {name}".encode())
-            stamp = now()
-            return inserted_id(
-                conn.execute(
-                    sa.insert(submissions).values(
-                        user_id=self.ids[owner],
-                        name=name,
-                        language="python",
-                        filename="bot.py",
-                        source_sha256=sha,
-                        state=state,
-                        reason="",
-                        created_at=stamp,
-                        updated_at=stamp,
-                        accepted_at=stamp if state == "accepted" else None,
-                        public=public,
-                    )
-                )
-            )
+        """A submission of ``owner`` inserted as if judged (``state``)."""
+        return insert_program(self.engine, self.ids[owner], name, state=state, public=public)
 
     def befriend(self, a: str, b: str) -> None:
         """Make ``a`` and ``b`` friends (both add each other)."""

@@ -4,14 +4,23 @@ worker's ``claim`` and ``complete`` would, without running builds or games."""
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from lightcycle.judge.service.contest import Contest, FriendlySpec, LimitsSpec, OfficialSpec
+from lightcycle.judge.service.contest import (
+    Contest,
+    FriendlySpec,
+    JudgeSpec,
+    LimitsSpec,
+    OfficialSpec,
+)
 from lightcycle.judge.service.pipeline import GameOutcome, StepResult
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.service.tables import JobRow, submissions, users
@@ -90,6 +99,71 @@ def contest(tmp_path: Path) -> Contest:
 def store(tmp_path: Path) -> Iterator[DrivenStore]:
     with DrivenStore(f"sqlite:///{tmp_path / 'judge.db'}") as s:
         yield s
+
+
+@pytest.fixture
+def app(store: DrivenStore, contest: Contest) -> Any:
+    """The site on ``store`` and ``contest`` (imported here: a test module that needs it
+    has skipped first when FastAPI is missing)."""
+    from lightcycle.judge.web.app import create_app
+
+    return create_app(store, contest, b"k" * 32)
+
+
+@pytest.fixture
+def client(app: Any) -> Iterator[Any]:
+    """A browser on `app` (a session of its own)."""
+    from starlette.testclient import TestClient
+
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def jane(app: Any) -> Iterator[Any]:
+    """A student's browser on `app` (a session of its own), for the tests of two (`bob`)."""
+    from starlette.testclient import TestClient
+
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def bob(app: Any) -> Iterator[Any]:
+    """``jane``'s classmate's browser on `app` (another session)."""
+    from starlette.testclient import TestClient
+
+    with TestClient(app) as c:
+        yield c
+
+
+@contextmanager
+def serving(contest: Contest, tmp_path: Path) -> Iterator[Any]:
+    """The judge (`lightcycle.judge.web.serve.Judge`) serving ``contest`` for real on
+    127.0.0.1 (port 0), its database in ``tmp_path``, no workers: the test drives the
+    states. Stopped after, and checked to have stopped (an open event stream included)."""
+    pytest.importorskip(
+        "uvicorn", reason="judge serve needs uvicorn: pip install 'lightcycle[web]'"
+    )
+    from lightcycle.judge.web.serve import Judge
+
+    spec = JudgeSpec(
+        database=f"sqlite:///{tmp_path / 'judge.db'}",
+        secret_key_file=str(tmp_path / "judge.secret"),
+        workers=0,
+        host="127.0.0.1",
+        port=0,
+    )
+    judge = Judge(dataclasses.replace(contest, judge=spec))
+    thread = threading.Thread(target=judge.run, name="judge-site")
+    thread.start()
+    try:
+        assert judge.ready.wait(30), "the judge's site did not start"
+        yield judge
+    finally:
+        judge.stop()
+        thread.join(30)
+    assert not thread.is_alive(), "the judge did not stop (an event stream still open?)"
 
 
 @pytest.fixture(scope="session")

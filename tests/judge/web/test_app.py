@@ -4,8 +4,6 @@ errors as pages."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,27 +25,9 @@ from lightcycle.judge.web.accounts import safe_filename
 from lightcycle.judge.web.app import create_app
 from lightcycle.storage.passwords import verify_secret
 from tests.judge.web.conftest import SOURCE_SIZE, DrivenStore, crash_seats
+from tests.judge.web.pages import PASSWORD, token
 
-PASSWORD = "correct horse"
 BOT = b'import sys\nfor line in sys.stdin:\n    print(\'{"move": "N"}\', flush=True)\n'
-
-
-@pytest.fixture
-def app(store: DrivenStore, contest: Contest) -> Any:
-    return create_app(store, contest, b"k" * 32)
-
-
-@pytest.fixture
-def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
-
-
-def token(client: TestClient, path: str = "/") -> str:
-    """The CSRF token of the form on ``path``."""
-    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
-    assert found, f"no CSRF field on {path}"
-    return found.group(1)
 
 
 def sign_up(client: TestClient, email: str = "jane@example.edu", password: str = PASSWORD) -> Any:

@@ -21,28 +21,10 @@ pytest.importorskip(
 from starlette.testclient import TestClient
 
 from lightcycle.judge.service.contest import Contest
-from lightcycle.judge.web.app import create_app
 from tests.judge.web.conftest import DrivenStore
-from tests.judge.web.pages import accepted, play, post, sign_up
+from tests.judge.web.pages import accepted, play, post, sign_up, token
 
 JANE, BOB, EVE = "jane@example.edu", "bob@example.edu", "eve@example.edu"
-
-
-@pytest.fixture
-def app(store: DrivenStore, contest: Contest) -> Any:
-    return create_app(store, contest, b"k" * 32)
-
-
-@pytest.fixture
-def jane(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
-
-
-@pytest.fixture
-def bob(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
 
 
 @pytest.fixture
@@ -54,15 +36,9 @@ def eve(app: Any) -> Iterator[TestClient]:
 def start(c: TestClient, *seats: str) -> Any:
     return c.post(
         "/matches",
-        data={"csrf": _token(c), "seat": list(seats)},
+        data={"csrf": token(c, "/matches"), "seat": list(seats)},
         follow_redirects=False,
     )
-
-
-def _token(c: TestClient) -> str:
-    from tests.judge.web.pages import token
-
-    return token(c, "/matches")
 
 
 def match_id(response: Any) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import http.client
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,17 +25,12 @@ pytest.importorskip(
 from starlette.testclient import TestClient
 
 from lightcycle.judge.service import rounds
-from lightcycle.judge.service.contest import Contest, JudgeSpec, OfficialSpec
+from lightcycle.judge.service.contest import Contest, OfficialSpec
 from lightcycle.judge.web.app import create_app
-from tests.judge.web.conftest import DrivenStore
+from tests.judge.web.conftest import DrivenStore, serving
 from tests.judge.web.pages import accepted, play, post, sign_up
 
 JANE, BOB, TEACHER = "jane@example.edu", "bob@example.edu", "teacher@example.edu"
-
-
-@pytest.fixture
-def app(store: DrivenStore, contest: Contest) -> Any:
-    return create_app(store, contest, b"k" * 32)
 
 
 @pytest.fixture
@@ -234,28 +228,8 @@ def test_the_version_is_read_once_per_period_for_every_page() -> None:
 # -- live: the event stream over a real socket --------------------------------------------
 @pytest.fixture
 def served(contest: Contest, tmp_path: Path) -> Iterator[Any]:
-    pytest.importorskip(
-        "uvicorn", reason="judge serve needs uvicorn: pip install 'lightcycle[web]'"
-    )
-    from lightcycle.judge.web.serve import Judge
-
-    spec = JudgeSpec(
-        database=f"sqlite:///{tmp_path / 'judge.db'}",
-        secret_key_file=str(tmp_path / "judge.secret"),
-        workers=0,
-        host="127.0.0.1",
-        port=0,
-    )
-    judge = Judge(dataclasses.replace(contest, judge=spec))
-    thread = threading.Thread(target=judge.run, name="judge-site")
-    thread.start()
-    try:
-        assert judge.ready.wait(30), "the judge's site did not start"
+    with serving(contest, tmp_path) as judge:
         yield judge
-    finally:
-        judge.stop()
-        thread.join(30)
-    assert not thread.is_alive(), "the judge did not stop with an event stream open"
 
 
 def read_event(response: http.client.HTTPResponse, deadline: float) -> dict[str, str]:

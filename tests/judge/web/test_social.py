@@ -4,9 +4,6 @@ official program's choice, and every form refused without its CSRF token or a lo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 pytest.importorskip(
@@ -19,29 +16,10 @@ pytest.importorskip(
 from starlette.testclient import TestClient
 
 from lightcycle.judge.service import social
-from lightcycle.judge.service.contest import Contest
-from lightcycle.judge.web.app import create_app
 from tests.judge.web.conftest import DrivenStore
 from tests.judge.web.pages import accepted, post, sign_up
 
 JANE, BOB = "jane@example.edu", "bob@example.edu"
-
-
-@pytest.fixture
-def app(store: DrivenStore, contest: Contest) -> Any:
-    return create_app(store, contest, b"k" * 32)
-
-
-@pytest.fixture
-def jane(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
-
-
-@pytest.fixture
-def bob(app: Any) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
 
 
 def section(page: str, table_id: str) -> str:

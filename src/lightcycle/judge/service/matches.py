@@ -298,11 +298,14 @@ def load_match(conn: Connection, match_id: int, *, replay: bool = False) -> Matc
     return match_row(r, tuple(seat_row(s) for s in seats), r.replay if replay else None)
 
 
-def load_matches(conn: Connection, where: Any) -> list[MatchRow]:
-    """The matches a condition on ``judge_matches`` selects, newest first, with their
-    seats (two queries, whatever their number) and without replays: for lists."""
+def load_matches(conn: Connection, where: Any, limit: int | None = None) -> list[MatchRow]:
+    """The matches a condition on ``judge_matches`` selects, newest first (the newest
+    ``limit`` of them), with their seats (two queries, whatever their number) and without
+    replays: for lists."""
     cols = [c for c in matches.c if c.name != "replay"]
-    rows = conn.execute(sa.select(*cols).where(where).order_by(matches.c.id.desc())).all()
+    rows = conn.execute(
+        sa.select(*cols).where(where).order_by(matches.c.id.desc()).limit(limit)
+    ).all()
     if not rows:
         return []
     seats: dict[int, list[SeatRow]] = {r.id: [] for r in rows}

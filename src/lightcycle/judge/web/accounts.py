@@ -21,10 +21,7 @@ from starlette.datastructures import UploadFile
 
 from lightcycle.judge.web.auth import check_email, check_password, log_in
 from lightcycle.judge.web.site import Site
-from lightcycle.replay.model import Replay, ReplayError
 from lightcycle.storage.passwords import hash_secret, needs_rehash, verify_secret
-from lightcycle.viewer.data import viewer_data
-from lightcycle.viewer.html import page
 
 if TYPE_CHECKING:
     from lightcycle.judge.service.contest import Contest
@@ -78,21 +75,6 @@ def seats_of(game: Any) -> list[dict[str, Any]]:
             shown[key] = float(value) if isinstance(value, int | float) else None
         out.append(shown)
     return out
-
-
-def replay_page(
-    site: Site, request: Request, replay_json: str | None, what: str, back: str | None
-) -> Any:
-    """The viewer's page (2D or 3D, as the ruleset draws) for a stored replay, or a
-    one-line page when there is none or it cannot be read."""
-    if not replay_json:
-        return site.error(request, 404, what, f"{what.capitalize()} has no replay.")
-    try:
-        replay = Replay.from_json(replay_json, what)
-        data = viewer_data(replay, list(replay.states()))
-    except (ReplayError, ValueError) as exc:
-        return site.error(request, 500, what, f"its replay cannot be shown: {exc}")
-    return HTMLResponse(page(data, back_link=back))
 
 
 def router(site: Site) -> APIRouter:
@@ -266,7 +248,7 @@ def router(site: Site) -> APIRouter:
         row = mine(user, game.submission_id) if game is not None else None
         if game is None or row is None:
             return site.error(request, 404, "No such game", f"You have no game {gid}.")
-        return replay_page(site, request, game.replay, f"game {gid}", f"/submissions/{row.id}")
+        return site.replay_page(request, game.replay, f"game {gid}", f"/submissions/{row.id}")
 
     @routes.get("/favicon.ico")
     def favicon() -> Response:

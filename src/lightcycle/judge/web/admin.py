@@ -29,13 +29,7 @@ FAILED_SHOWN = 200
 
 def failed_matches(conn: sa.Connection) -> list[MatchRow]:
     """The matches the judge gave up on (``internal_error``), newest first."""
-    ids = conn.execute(
-        sa.select(matches_table.c.id)
-        .where(matches_table.c.state == "internal_error")
-        .order_by(matches_table.c.id.desc())
-        .limit(FAILED_SHOWN)
-    ).scalars()
-    return [m for mid in ids if (m := matches.load_match(conn, mid)) is not None]
+    return matches.load_matches(conn, matches_table.c.state == "internal_error", FAILED_SHOWN)
 
 
 def router(site: Site) -> APIRouter:

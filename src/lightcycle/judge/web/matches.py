@@ -24,7 +24,6 @@ from starlette.concurrency import run_in_threadpool
 from lightcycle.judge.service import matches as svc
 from lightcycle.judge.service import social
 from lightcycle.judge.service.tables import MatchRow, UserRow
-from lightcycle.judge.web.accounts import replay_page
 from lightcycle.judge.web.site import Site
 
 MATCH_FINAL = frozenset({"done", "internal_error"})
@@ -78,12 +77,10 @@ def router(site: Site) -> APIRouter:
 
     @routes.post("/matches", response_class=HTMLResponse)
     async def start_match(request: Request) -> Response:
-        user = site.current_user(request)
-        if user is None:
-            return site.need_login(request)
-        form = await site.form_of(request, max_files=0, max_fields=32)
-        if form is None:
-            return site.forbidden_form(request)
+        got = await site.user_form(request, max_files=0, max_fields=32)
+        if isinstance(got, Response):
+            return got
+        user, form = got
         seats = seat_choices(form)
         if isinstance(seats, str):
             return site.error(request, 400, "No match started", seats)
@@ -135,7 +132,7 @@ def router(site: Site) -> APIRouter:
         if match is None:
             return no_match(request, mid)
         back = None if embed else f"/matches/{mid}"  # in the match's page: no way out
-        return replay_page(site, request, match.replay, f"match {mid}", back)
+        return site.replay_page(request, match.replay, f"match {mid}", back)
 
     return routes
 

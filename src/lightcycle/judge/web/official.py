@@ -30,6 +30,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, StreamingResponse
 
 from lightcycle.judge.service import ladder, rounds
+from lightcycle.judge.service.matches import load_matches
 from lightcycle.judge.service.roundviews import RULES
 from lightcycle.judge.service.tables import matches as matches_table
 from lightcycle.judge.web.site import Site
@@ -120,15 +121,7 @@ def router(site: Site) -> APIRouter:
         return None
 
     def ladder_context(conn: sa.Connection) -> dict[str, Any]:
-        ids = conn.execute(
-            sa.select(matches_table.c.id)
-            .where(matches_table.c.kind == "ladder")
-            .order_by(matches_table.c.id.desc())
-            .limit(LADDER_MATCHES_SHOWN)
-        ).scalars()
-        from lightcycle.judge.service.matches import load_match
-
-        recent = [m for mid in ids if (m := load_match(conn, mid)) is not None]
+        recent = load_matches(conn, matches_table.c.kind == "ladder", LADDER_MATCHES_SHOWN)
         return {
             "leaders": ladder.leaderboard(conn),
             "ladder_on": ladder.is_on(conn),

@@ -23,6 +23,9 @@ from starlette.concurrency import run_in_threadpool
 
 from lightcycle.judge.service.tables import FINAL_STATES, UserRow
 from lightcycle.judge.web.auth import csrf_ok, csrf_token
+from lightcycle.replay.model import Replay, ReplayError
+from lightcycle.viewer.data import viewer_data
+from lightcycle.viewer.html import page
 
 if TYPE_CHECKING:
     from lightcycle.judge.service.contest import Contest
@@ -129,6 +132,33 @@ class Site:
         """The POSTed form if it carries the session's CSRF token, else None."""
         form = await request.form(**limits)
         return form if csrf_ok(request.session, form.get("csrf")) else None
+
+    async def user_form(
+        self, request: Request, **limits: int
+    ) -> tuple[UserRow, Any] | HTMLResponse:
+        """(the logged-in user, the POSTed form) for a student's form, or the page that
+        refuses it (`need_login`, then `forbidden_form`): one check for every such form."""
+        user = self.current_user(request)
+        if user is None:
+            return self.need_login(request)
+        form = await self.form_of(request, **limits)
+        if form is None:
+            return self.forbidden_form(request)
+        return user, form
+
+    def replay_page(
+        self, request: Request, replay_json: str | None, what: str, back: str | None
+    ) -> HTMLResponse:
+        """The viewer's page (2D or 3D, as the ruleset draws) for a stored replay (a
+        game's or a match's), or a one-line page when there is none or it cannot be read."""
+        if not replay_json:
+            return self.error(request, 404, what, f"{what.capitalize()} has no replay.")
+        try:
+            replay = Replay.from_json(replay_json, what)
+            data = viewer_data(replay, list(replay.states()))
+        except (ReplayError, ValueError) as exc:
+            return self.error(request, 500, what, f"its replay cannot be shown: {exc}")
+        return HTMLResponse(page(data, back_link=back))
 
     @staticmethod
     def redirect(path: str) -> RedirectResponse:

@@ -38,12 +38,10 @@ def router(site: Site) -> APIRouter:
 
     @routes.post("/friends/add", response_class=HTMLResponse)
     async def add_friend(request: Request) -> Response:
-        user = site.current_user(request)
-        if user is None:
-            return site.need_login(request)
-        form = await site.form_of(request, max_files=0)
-        if form is None:
-            return site.forbidden_form(request)
+        got = await site.user_form(request, max_files=0)
+        if isinstance(got, Response):
+            return got
+        user, form = got
         email = str(form.get("email") or "")
         try:
             await run_in_threadpool(svc.add_friend, site.engine, user.id, email)
@@ -53,12 +51,10 @@ def router(site: Site) -> APIRouter:
 
     @routes.post("/friends/remove", response_class=HTMLResponse)
     async def remove_friend(request: Request) -> Response:
-        user = site.current_user(request)
-        if user is None:
-            return site.need_login(request)
-        form = await site.form_of(request, max_files=0)
-        if form is None:
-            return site.forbidden_form(request)
+        got = await site.user_form(request, max_files=0)
+        if isinstance(got, Response):
+            return got
+        user, form = got
         friend = str(form.get("friend_id") or "")
         if not friend.isdigit():
             return site.error(request, 400, "Not removed", "choose whom to remove from the list")
@@ -86,11 +82,10 @@ def router(site: Site) -> APIRouter:
         )
 
     async def program_action(request: Request, sid: int, action: Any, refused: str) -> Response:
-        user = site.current_user(request)
-        if user is None:
-            return site.need_login(request)
-        if await site.form_of(request, max_files=0) is None:
-            return site.forbidden_form(request)
+        got = await site.user_form(request, max_files=0)
+        if isinstance(got, Response):
+            return got
+        user, _ = got
         try:
             await run_in_threadpool(action, site.engine, user.id, sid)
         except svc.SocialError as exc:

@@ -4,16 +4,14 @@ and the judge served for real on 127.0.0.1 with no workers: the test drives the 
 
 from __future__ import annotations
 
-import dataclasses
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from lightcycle.judge.service.contest import Contest, JudgeSpec
-from tests.judge.web.conftest import DrivenStore
+from lightcycle.judge.service.contest import Contest
+from tests.judge.web.conftest import DrivenStore, serving
 
 # the viewer's browser fixtures, shared: one chromium per module, a tab that records
 # requests and console errors
@@ -33,26 +31,5 @@ class Site:
 
 @pytest.fixture
 def site(contest: Contest, tmp_path: Path) -> Iterator[Site]:
-    pytest.importorskip(
-        "uvicorn", reason="judge serve needs uvicorn: pip install 'lightcycle[web]'"
-    )
-    from lightcycle.judge.web.serve import Judge
-
-    spec = JudgeSpec(
-        database=f"sqlite:///{tmp_path / 'judge.db'}",
-        secret_key_file=str(tmp_path / "judge.secret"),
-        workers=0,
-        host="127.0.0.1",
-        port=0,
-    )
-    contest = dataclasses.replace(contest, judge=spec)
-    judge = Judge(contest)
-    thread = threading.Thread(target=judge.run, name="judge-site")
-    thread.start()
-    try:
-        assert judge.ready.wait(30), "the judge's site did not start"
-        with DrivenStore(spec.database) as store:
-            yield Site(judge.url.rstrip("/"), store, contest)
-    finally:
-        judge.stop()
-        thread.join(30)
+    with serving(contest, tmp_path) as judge, DrivenStore(judge.contest.judge.database) as store:
+        yield Site(judge.url.rstrip("/"), store, judge.contest)
