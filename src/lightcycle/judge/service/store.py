@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Self
 
 import sqlalchemy as sa
 
@@ -84,7 +85,7 @@ class JudgeStore:
         """Release the connections."""
         self.engine.dispose()
 
-    def __enter__(self) -> JudgeStore:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
