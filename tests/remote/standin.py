@@ -24,8 +24,9 @@ from lightcycle.core.moves import Forfeit
 from lightcycle.maps.registry import get_map
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec, Params, ProtocolError
+from lightcycle.referee.local import answers_by_cycle
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import read_answer
+from lightcycle.rules.legal import moves_this_turn, read_answer
 from lightcycle.rules.observe import View
 
 WAIT = 10.0  # seconds the stand-in waits for anything before it gives up
@@ -54,6 +55,7 @@ class StandIn:
     hellos: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
+    finals: list[Any] = field(default_factory=list)  # each game's last GameState
     left: threading.Event = field(default_factory=threading.Event)
 
     def __enter__(self) -> StandIn:
@@ -154,13 +156,18 @@ class StandIn:
             if codec.stray(buf):
                 self.problems.append(f"wrote ahead of turn {state.turn + 1}: {bytes(buf)!r}")
                 buf.clear()
-            link.data(state.turn + 1, codec.turn(state))
             now = state
-            answers = link.wait(lambda: codec.read_move(buf, now), buf)  # noqa: B023
+            answers: dict[int, Any] = {}
+            if any(moves_this_turn(state, c.index) for c in state.cycles_of(0)):
+                # as the referee does, a seat none of whose cycles moves is not asked
+                link.data(state.turn + 1, codec.turn(state))
+                answers = link.wait(lambda: codec.read_move(buf, now), buf)  # noqa: B023
             moves: dict[int, Any] = {}
-            if state.team_alive(1):
-                theirs = state.cycles_of(1)[0].index
-                moves[theirs] = read_answer(state, theirs, opponent.move(View(state, 1)))
+            theirs = [c for c in state.cycles_of(1) if moves_this_turn(state, c.index)]
+            if theirs:
+                answer = opponent.move(View(state, 1))
+                for cycle, a in answers_by_cycle(state, theirs, answer):
+                    moves[cycle] = read_answer(state, cycle, a)
             for cycle, answer in answers.items():
                 try:
                     moves[cycle] = read_answer(state, cycle, answer)
@@ -175,6 +182,7 @@ class StandIn:
             link.data(state.turn, end)
         result = codec.result_word(state)
         self.results.append(result)
+        self.finals.append(state)
         assert state.outcome is not None
         link.send(
             {

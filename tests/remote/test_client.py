@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from lightcycle.remote import Hello, Lost, NoServer, Refused, RemoteClient, play_remote
-from lightcycle.remote.client import BotFailed
 from lightcycle.remote.local import InProcessBot, ProgramBot, make_local_bot
 from lightcycle.sandbox import Limits
 from tests.remote.standin import StandIn
@@ -141,11 +140,27 @@ def test_a_server_that_never_comes_back_loses_the_connection() -> None:
             client.play_game()
 
 
-def test_an_inprocess_bot_refuses_a_ruleset_it_cannot_decode() -> None:
-    with StandIn(ruleset="teams", map_name="court-small", wait=1.0) as server:
-        client = _client(server, "builtin:chaser")
-        with pytest.raises(BotFailed, match="classic, torus and ffa"):
-            client.play_game()
+@pytest.mark.parametrize(
+    ("ruleset", "map_name", "bot", "opponent"),
+    [
+        ("teams", "court-small", "builtin:lookbot", "builtin:randombot"),  # ten cycles, jumps
+        ("tron3d", "donut", "builtin:dummy", "builtin:dummy"),  # a graph, two cycles, items
+    ],
+)
+def test_an_inprocess_bot_plays_team_and_3d_games(
+    ruleset: str, map_name: str, bot: str, opponent: str
+) -> None:
+    """The decoder rebuilds every ruleset's state, so ``lightcycle connect --bot
+    builtin:...`` plays the team and 3D queues too, its moves in the jsonl each takes."""
+    with StandIn(ruleset=ruleset, map_name=map_name, opponent=opponent) as server:
+        client = _client(server, bot)
+        end = client.play_game()
+    assert server.problems == []
+    assert end.result == server.results[0]
+    (final,) = server.finals
+    assert final.turn > 10 and final.outcome is not None
+    deaths = [c.death for c in final.cycles_of(0) if c.death is not None]
+    assert all(d.cause != "forfeit" for d in deaths), deaths  # every move was understood
 
 
 def test_play_remote_prints_and_returns_the_result(capsys: pytest.CaptureFixture[str]) -> None:

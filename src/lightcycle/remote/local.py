@@ -155,17 +155,22 @@ class ProgramBot(LocalBot):
 
 
 def _reply(state: GameState, cycle: int, answer: object) -> object:
-    """A bot's answer as a jsonl move: a heading letter, or ``{"heading", "jump"}``."""
+    """A bot's answer as a jsonl move.
+
+    On a grid a heading letter, or ``{"heading", "jump"}`` for a jump; on a graph the
+    destination node, or ``{"to", "use_item"}`` when the move uses the held item.
+    """
     move = read_answer(state, cycle, answer)
     topo = state.board.topology
-    assert isinstance(topo, GridTopology)  # the decoder refuses other boards
+    if not isinstance(topo, GridTopology):
+        return {"to": move.to, "use_item": True} if move.use_item else move.to
     head = state.cycles[cycle].head
     step = topo.jump if move.jump else topo.move
     heading = next((h for h in Heading if step(head, h) == move.to), None)
     if heading is None:
         raise ValueError(f"answered a move to cell {move.to}, which is no heading from {head}")
-    if move.jump:
-        return {"heading": heading.letter, "jump": True}
+    if move.jump or move.use_item:
+        return {"heading": heading.letter, "jump": move.jump, "use_item": move.use_item}
     return heading.letter
 
 
@@ -235,10 +240,12 @@ class InProcessBot(LocalBot):
         try:
             answer = self.bot.move(view)
             pairs = answers_by_cycle(state, mine, answer)
-            if len(mine) == 1:
-                reply: dict[str, Any] = {"move": _reply(state, mine[0].index, answer)}
+            if sum(c.alive for c in state.cycles_of(seat)) == 1:  # "move" needs one live cycle
+                reply: dict[str, Any] = {"move": _reply(state, *pairs[0])}
             else:
-                reply = {"moves": {str(i): _reply(state, i, a) for i, a in pairs}}
+                # a cycle the bot gave no move is left out: the referee forfeits it
+                moves = {str(i): _reply(state, i, a) for i, a in pairs if a is not None}
+                reply = {"moves": moves}
         except Exception as exc:  # a bot's bug costs its move (the server times it out)
             _warn(
                 f"{self.display_name}: move() on turn {state.turn + 1} raised "

@@ -9,13 +9,20 @@ C++ and Python are accepted. The contest is a small duel (classic rules on arena
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
 
-from lightcycle.judge.service.contest import Contest, JudgeSpec, LimitsSpec, ValidationSpec
+from lightcycle.judge.service.contest import (
+    Contest,
+    JudgeSpec,
+    LimitsSpec,
+    ValidationSpec,
+    load_contest,
+)
 from lightcycle.judge.service.languages import (
     BUILTIN,
     LanguageError,
@@ -28,6 +35,7 @@ from lightcycle.judge.service.pipeline import (
     first_error,
     qualify,
     run_step,
+    seed_for,
     self_play,
 )
 from lightcycle.replay.model import Replay
@@ -35,6 +43,7 @@ from lightcycle.sandbox import cgroups
 from lightcycle.sandbox.check import bwrap_usable
 
 BOTS = Path(__file__).parent / "bots"
+EXAMPLES = Path(__file__).parents[3] / "examples" / "judge"
 QUALIFY_SEED = 2
 """Games are deterministic (the bots are, and ``random`` is seeded by the game): from
 this seed the good bots win both qualifying games, one from each seat."""
@@ -226,6 +235,10 @@ def test_good_bots_are_accepted(filename: str, language: str, compiler: str | No
     assert [g.result for g in qualified.games] == ["win", "win"]
     mine = [[s["submission"] for s in g.seats] for g in qualified.games]
     assert mine == [[True, False], [False, True]]  # the seats rotate
+    # the contest has no CPU budget, and the CPU each copy used is measured all the same
+    seats = [s for g in (*tested.games, *qualified.games) for s in g.seats if s["submission"]]
+    assert all(s["cpu_used"] > 0 and s["cpu_limit"] is None for s in seats), seats
+    assert " s CPU)" in tested.log and " s CPU)" in qualified.log
 
 
 # -- through run_step ----------------------------------------------------------------------
@@ -328,3 +341,103 @@ def test_tron3d_self_play_of_a_python_program_within_the_cpu_budget() -> None:
     assert [s["name"] for s in game.seats] == ["copy 1", "copy 2", "copy 3", "copy 4"]
     assert all(s["verdict"] == "ok" and s["cpu_limit"] == 2.0 for s in game.seats)
     assert all(0 < s["cpu_used"] <= 2.0 for s in game.seats)
+
+
+def test_tron3d_example_self_play_of_a_python_bot_class_through_the_host() -> None:
+    """examples/judge/tron3d.toml with a `Bot` class: the jsonl host rebuilds the graph
+    board, the items and the vanishing trails, and four copies play a whole game in the
+    sandbox within 2 s of CPU each, Python's start-up included."""
+    example = load_contest(EXAMPLES / "tron3d.toml")
+    contest = replace(example, judge=replace(example.judge, sandbox=_sandbox()))
+    built, source = _build("tron3d_bot.py", "python", contest)
+    assert built.ok and built.artifact is not None
+    lang = language_for("python", source, contest.ruleset, dict(contest.languages))
+    assert "lightcycle.judge.service.pyhost" in lang.run
+    tested = self_play(lang, "tron3d_bot.py", built.artifact, contest, seed=1)
+    assert tested.ok, tested.reason
+    (game,) = tested.games
+    replay = Replay.from_json(game.replay)
+    assert replay.ruleset == "tron3d@1" and len(replay.turns) == 200  # every round played
+    assert all(s["verdict"] == "ok" and 0 < s["cpu_used"] <= 2.0 for s in game.seats)
+
+
+# -- seeds ---------------------------------------------------------------------------------
+
+
+def test_each_source_gets_its_own_seeds() -> None:
+    a, b = hashlib.sha256(b"one bot").hexdigest(), hashlib.sha256(b"another bot").hexdigest()
+    assert seed_for(a) == seed_for(a) != seed_for(b)
+    assert 0 <= seed_for("f" * 64) < 2**31 and seed_for("0" * 64) == 0
+
+
+def test_run_step_plays_the_sources_seeds_and_replays_them_alike() -> None:
+    """Two files differing in a comment play different games; one file, the same games."""
+    _need("gcc")
+    blobs = _Blobs()
+    good = (BOTS / "good.c").read_bytes()
+    played: dict[str, tuple[int, object]] = {}
+    for tag, source in (("a", good), ("a again", good), ("b", good + b"/* b */\n")):
+        sub = _Submission(1, "mine", "c", "good.c", blobs.put(source))
+        built = run_step(_Job("build"), sub, blobs, CONTEST)
+        assert built.artifact is not None
+        sub.artifact_sha256 = blobs.put(built.artifact)
+        tested = run_step(_Job("test"), sub, blobs, CONTEST)
+        seed = seed_for(sub.source_sha256)
+        assert f"on arena-15, seed {seed}," in tested.log  # the log says how to replay it
+        replay = Replay.from_json(tested.games[0].replay)
+        assert replay.seed == seed
+        played[tag] = (replay.seed, replay.turns)
+    assert played["a"] == played["a again"]  # reproducible: the same source, the same game
+    assert played["a"] != played["b"]
+
+
+def test_the_duel_example_accepts_a_good_c_bot_on_any_seed() -> None:
+    """examples/judge/classic.toml's maps and reference: a flood-fill bot wins every
+    qualifying game, whatever seed its source gets (builtin:random on a small open arena
+    beat it about 1 game in 3)."""
+    _need("gcc")
+    example = load_contest(EXAMPLES / "classic.toml")
+    contest = replace(
+        example,
+        limits=replace(example.limits, move_time=0.5, first_move_time=1.5),
+        judge=replace(example.judge, sandbox=_sandbox()),
+    )
+    built, source = _build("good.c", "c", contest)
+    assert built.artifact is not None
+    lang = language_for("c", source, contest.ruleset, dict(contest.languages))
+    for seed in (0, 1_000_003, 2_000_006, 987_654_321):
+        qualified = qualify(lang, "good.c", built.artifact, contest, "mine", seed=seed)
+        assert qualified.ok, f"seed {seed}: {qualified.reason}"
+
+
+# -- the team course's C (cteam) -----------------------------------------------------------
+
+TEAMS = replace(
+    load_contest(EXAMPLES / "teams.toml"),
+    maps=("court-small",),
+    judge=JudgeSpec(sandbox=_sandbox()),
+)
+
+
+def test_a_team_in_the_courses_c_functions_is_accepted() -> None:
+    """examples/judge/teams.toml's settings on its small court: the course's C functions,
+    built with real gcc against tron.h in the sandbox and played by the cteam host."""
+    _need("gcc")
+    contest = replace(TEAMS, validation=replace(TEAMS.validation, qualify_games=2))
+    built, source = _build("team_good.c", "c", contest)
+    assert built.ok, built.log
+    lang = language_for("c", source, contest.ruleset, dict(contest.languages))
+    assert lang.artifacts == ("team.so",) and "lightcycle.hosts.cteam" in lang.run
+    tested = self_play(lang, "team_good.c", built.artifact or b"", contest, seed=11)
+    assert tested.ok, tested.reason
+    qualified = qualify(lang, "team_good.c", built.artifact or b"", contest, "team", seed=11)
+    assert qualified.ok and qualified.state == "accepted", qualified.reason
+    assert all(s["cpu_used"] > 0 for g in qualified.games for s in g.seats if s["submission"])
+
+
+def test_a_team_that_does_not_compile_shows_gccs_line() -> None:
+    _need("gcc")
+    (built,) = _validate("team_syntax_error.c", "c", TEAMS)
+    assert built.state == "build_failed" and not built.ok
+    assert built.reason.startswith("team_syntax_error.c:9:"), built.reason
+    assert "error" in built.reason and "-shared" in built.log  # the library's build
