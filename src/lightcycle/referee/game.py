@@ -309,8 +309,13 @@ class Game:
             standing = {c[1] for c in after.cycles if c[4]}
             for seat in live:
                 w = self.wires.get(seat)
-                if seat not in standing and w is not None and w.healthy:
-                    w.proc.send(w.codec.eliminated(after))
+                if seat not in standing and w is not None and w.healthy and not w.out:
+                    told = w.codec.eliminated(after)
+                    if told:  # its game is over: it may exit now, and that is no crash
+                        w.proc.send(told)
+                        w.out = True
+                        self.replies.unregister(w)
+                        self._read_cpu(w)
 
     def _think(
         self,
@@ -423,6 +428,9 @@ class Game:
             assert isinstance(player, ProgramPlayer)
             if w.healthy:
                 self._read_cpu(w)
+            if w.out:  # told already, and maybe gone: stopped in the background
+                player.stop(grace=0.05)
+                continue
             if w.healthy and self.state.outcome is not None:
                 w.proc.send(w.codec.end(self.state))
             if w.healthy and player.reuses and self.state.outcome is not None:

@@ -65,6 +65,9 @@ class Wire:
         healthy: no verdict has taken it out of the game.
         watching_writes: its stdin is watched for room (input waits to be written).
         ended: found dead; its verdict waits for `Replies.settle`.
+        out: told its team is out while the game goes on (a protocol's ``eliminated``
+            message, e.g. ``aichallenge``'s ``end``): it is asked nothing more and may
+            exit, which is no crash.
     """
 
     seat: int
@@ -78,6 +81,7 @@ class Wire:
     healthy: bool = True
     watching_writes: bool = False
     ended: bool = False
+    out: bool = False
 
 
 class Poller:
