@@ -1,4 +1,4 @@
-"""``lightcycle judge worker`` and ``lightcycle judge admin add`` (src/lightcycle/cli/judge.py)."""
+"""``lightcycle judge init``, ``worker`` and ``admin add`` (src/lightcycle/cli/judge.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
@@ -100,3 +101,42 @@ def test_a_worker_process_stops_on_sigterm(tmp_path: Path) -> None:
     assert proc.returncode == 0, out
     assert "worker w1 stopped: 0 jobs done" in out
     assert (tmp_path / "judge.db").exists()
+
+
+def test_init_lists_the_courses_and_writes_one_never_over_a_file(tmp_path: Path) -> None:
+    for args in (["judge", "init"], ["judge", "init", "--list"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        listed = [line.split()[0] for line in result.output.splitlines()[:5]]
+        assert listed == ["tron3d", "teams", "classic", "torus", "ffa"]
+    target = tmp_path / "my-course.toml"
+    result = runner.invoke(app, ["judge", "init", "tron3d", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"lightcycle judge serve {target}" in result.output  # the next command
+    assert 'ruleset = "tron3d@1"' in target.read_text()
+    target.write_text("# edited\n")
+    result = runner.invoke(app, ["judge", "init", "ffa", str(target)])
+    assert result.exit_code == 2 and "exists" in result.output
+    assert target.read_text() == "# edited\n"
+    result = runner.invoke(app, ["judge", "init", "chess", str(tmp_path / "x.toml")])
+    assert result.exit_code == 2 and "no course 'chess'" in result.output
+    result = runner.invoke(app, ["judge", "init", "teams"])
+    assert result.exit_code == 2 and "give the file to write" in result.output
+
+
+def test_an_initialised_contest_keeps_its_judge_beside_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The written file's database lands beside it, not in the folder the commands run
+    from: ``judge admin add`` opens (and makes) the database in the file's folder."""
+    (tmp_path / "course").mkdir()
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["judge", "init", "classic", "course/duel.toml"])
+    assert result.exit_code == 0, result.output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = runner.invoke(app, ["judge", "admin", "add", "t@example.org", "../course/duel.toml"])
+    assert result.exit_code == 2 and "no user t@example.org" in result.output
+    assert (tmp_path / "course" / "classic.db").exists()
+    assert not (elsewhere / "classic.db").exists()

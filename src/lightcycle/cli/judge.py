@@ -25,13 +25,13 @@ if TYPE_CHECKING:
 judge_app = typer.Typer(
     help="The judge: a website where students submit bots that are built, tested and "
     "qualified (docs/judge.md).\n\n"
-    "Example: lightcycle judge worker examples/judge/tron3d.toml",
+    "Example: lightcycle judge init tron3d my-course.toml",
     no_args_is_help=True,
 )
 
 admin_app = typer.Typer(
     help="Administer the judge's users.\n\nExample: lightcycle judge admin add teacher@example.org "
-    "examples/judge/tron3d.toml",
+    "my-course.toml",
     no_args_is_help=True,
 )
 judge_app.add_typer(admin_app, name="admin")
@@ -45,7 +45,7 @@ judge_app.add_typer(ladder_app, name="ladder")
 
 round_app = typer.Typer(
     help="Start an official elimination round, or show how the rounds stand.\n\n"
-    "Example: lightcycle judge round status examples/judge/tron3d.toml",
+    "Example: lightcycle judge round status my-course.toml",
     no_args_is_help=True,
 )
 judge_app.add_typer(round_app, name="round")
@@ -76,6 +76,53 @@ def load(contest: Path, db: str | None) -> Contest:
         raise _fail(str(exc)) from None
 
 
+@judge_app.command("init")
+def init(
+    course: Annotated[
+        str | None,
+        typer.Argument(help="The course: tron3d, teams, classic, torus or ffa (none: list them)."),
+    ] = None,
+    file: Annotated[
+        Path | None, typer.Argument(help="The contest file to write (never overwritten).")
+    ] = None,
+    list_courses: Annotated[
+        bool, typer.Option("--list", help="List the courses, one line each, and exit.")
+    ] = False,
+) -> None:
+    """Write a course's contest file to edit, then serve it (the files ship with lightcycle).
+
+    The database and key file it names are made beside the written file on the first
+    `judge serve`. Without a course (or with --list) the courses are listed.
+
+    Example: lightcycle judge init tron3d my-course.toml
+    """
+    from lightcycle.judge.service.contests import COURSES, ContestTemplateError, write_contest
+
+    with user_errors():
+        if list_courses or course is None:
+            width = max(map(len, COURSES))
+            for name, about in COURSES.items():
+                console.print(
+                    f"{name:<{width}}  {about}", markup=False, highlight=False, soft_wrap=True
+                )
+            console.print(
+                "write one: lightcycle judge init COURSE FILE", markup=False, highlight=False
+            )
+            return
+        if file is None:
+            raise _fail(f"give the file to write: lightcycle judge init {course} my-course.toml")
+        try:
+            write_contest(course, file)
+        except ContestTemplateError as exc:
+            raise _fail(str(exc)) from None
+        console.print(
+            f"wrote {file} (the {course} course); edit it, then: lightcycle judge serve {file}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
 @judge_app.command("worker")
 def worker(
     contest: Annotated[Path, typer.Argument(help="The contest file (TOML).")],
@@ -94,7 +141,7 @@ def worker(
     be recorded; a second one hands it back to the queue at once. A worker killed
     outright loses nothing: its job goes to another worker after a few seconds.
 
-    Example: lightcycle judge worker examples/judge/tron3d.toml --db postgresql://judge@db/contest
+    Example: lightcycle judge worker my-course.toml --db postgresql://judge@db/contest
     """
     from lightcycle.judge.service.worker import default_name, run_worker
     from lightcycle.storage import StorageError
@@ -172,7 +219,7 @@ def serve(
     qualified. Stopping lets the workers finish their current step (at most a few
     seconds, then the job goes back to the queue): nothing is lost.
 
-    Example: lightcycle judge serve examples/judge/tron3d.toml --workers 2 --port 8080
+    Example: lightcycle judge serve my-course.toml --workers 2 --port 8080
     """
     from lightcycle.judge.web.serve import ServeError
     from lightcycle.judge.web.serve import serve as run_judge
@@ -198,7 +245,7 @@ def admin_add(
 ) -> None:
     """Make a signed-up user an admin (they see internal errors and every submission).
 
-    Example: lightcycle judge admin add teacher@example.org examples/judge/tron3d.toml
+    Example: lightcycle judge admin add teacher@example.org my-course.toml
     """
     from lightcycle.judge.service.store import JudgeStore
     from lightcycle.storage import StorageError
@@ -323,7 +370,7 @@ def round_start(contest: RoundContest, db: DbOption = None) -> None:
     the round's matches are played by the judge's workers (judge serve or judge worker),
     stage after stage, until one player is out.
 
-    Example: lightcycle judge round start examples/judge/tron3d.toml --db sqlite:///judge.db
+    Example: lightcycle judge round start my-course.toml --db sqlite:///judge.db
     """
     from lightcycle.judge.service import rounds
     from lightcycle.judge.service.store import JudgeStore
@@ -357,7 +404,7 @@ def round_status(contest: RoundContest, db: DbOption = None) -> None:
     """Show the running round (stage, matches played, who is safe), the last rounds and
     the standings.
 
-    Example: lightcycle judge round status examples/judge/tron3d.toml --db sqlite:///judge.db
+    Example: lightcycle judge round status my-course.toml --db sqlite:///judge.db
     """
     from lightcycle.judge.service import rounds
     from lightcycle.judge.service.store import JudgeStore

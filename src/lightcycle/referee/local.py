@@ -17,14 +17,14 @@ from typing import Any
 from lightcycle.bots.api import Bot
 from lightcycle.bots.registry import make_bot
 from lightcycle.core.moves import Forfeit, Move, Outcome
-from lightcycle.core.state import Cycle, GameState
+from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.players import unique_names
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import moves_this_turn, read_answer
+from lightcycle.rules.legal import answers_by_cycle, moves_this_turn, read_answer
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.rules.variants import get_ruleset
@@ -122,29 +122,6 @@ def collect_moves(
             except ValueError as exc:
                 moves[index] = Forfeit(index, f"bad answer: {exc}")
     return moves
-
-
-def answers_by_cycle(
-    state: GameState, cycles: Sequence[Cycle], answer: Any
-) -> list[tuple[int, Any]]:
-    """Pair a team's answer with its moving ``cycles``, in the order the team listed them.
-
-    ``answer`` is one move (for the first of ``cycles``) or a dict keyed by cycle index
-    or name; cycles it leaves out come last with ``None`` (they forfeit).
-    """
-    if not isinstance(answer, dict):
-        return [(cycles[0].index, answer), *((c.index, None) for c in cycles[1:])]
-    mine: dict[object, int] = {c.index: c.index for c in cycles}
-    mine.update({c.name: c.index for c in cycles if c.name})
-    out: list[tuple[int, Any]] = []
-    seen: set[int] = set()
-    for key, a in answer.items():
-        index = mine.get(key)
-        if index is not None and index not in seen:
-            seen.add(index)
-            out.append((index, a))
-    out += [(c.index, None) for c in cycles if c.index not in seen]
-    return out
 
 
 def play(

@@ -8,64 +8,20 @@ protocol's codec and judges every reply, so the program plays exactly as in a lo
 match.
 
 An `InProcessBot` (``builtin:...``, ``py:...`` or a `Bot` object) has no protocol of its
-own: it plays ``jsonl``, whose messages `JsonlDecoder` turns back into the `GameState` a
-`View` needs, and its answers become ``{"move": ...}`` lines.
+own: it plays ``jsonl`` (`lightcycle.remote.inprocess`, a module of its own so that the
+judge's Python host loads neither the referee nor the sandbox).
 """
 
 from __future__ import annotations
 
-import json
-import sys
-from typing import Any
-
 from lightcycle.bots.api import Bot, BotError
-from lightcycle.bots.registry import make_bot
-from lightcycle.core.state import GameState
-from lightcycle.core.topology import GridTopology, Heading
 from lightcycle.protocols import get_protocol
-from lightcycle.referee.local import answers_by_cycle
 from lightcycle.referee.players import BotSpec, ProgramPlayer
-from lightcycle.remote.decode import DecodeError, JsonlDecoder
 from lightcycle.remote.framing import Framer
-from lightcycle.rules.legal import moves_this_turn, read_answer
-from lightcycle.rules.observe import View
+from lightcycle.remote.inprocess import InProcessBot, LocalBot
 from lightcycle.sandbox import BotProcess, Limits
 
-
-class LocalBot:
-    """What the relay needs of a local bot (see the subclasses)."""
-
-    protocol = "jsonl"
-    display_name = "bot"
-
-    def start_game(self) -> None:
-        """Be ready for a new game (a new process unless the protocol plays several)."""
-
-    def fileno(self) -> int | None:
-        """A descriptor that becomes readable when the bot has output (``None``: none)."""
-        return None
-
-    def deliver(self, text: str) -> list[bytes]:
-        """Hand the bot the server's data; return the replies it made at once."""
-        raise NotImplementedError
-
-    def replies(self) -> list[bytes]:
-        """Replies the bot wrote since the last call (program bots)."""
-        return []
-
-    def pending_input(self) -> bool:
-        """Whether input is buffered for a bot that has not read it yet."""
-        return False
-
-    def end_game(self) -> None:
-        """The game is over (a program of a one-game protocol gets end of input)."""
-
-    def exit_note(self) -> str | None:
-        """Once, if the bot ended before the game did: how (for a warning line)."""
-        return None
-
-    def close(self) -> None:
-        """Release everything (kill the process)."""
+__all__ = ["InProcessBot", "LocalBot", "ProgramBot", "make_local_bot"]
 
 
 class ProgramBot(LocalBot):
@@ -152,111 +108,6 @@ class ProgramBot(LocalBot):
     def close(self) -> None:
         self.player.shutdown()
         self.process = None
-
-
-def _reply(state: GameState, cycle: int, answer: object) -> object:
-    """A bot's answer as a jsonl move.
-
-    On a grid a heading letter, or ``{"heading", "jump"}`` for a jump; on a graph the
-    destination node, or ``{"to", "use_item"}`` when the move uses the held item.
-    """
-    move = read_answer(state, cycle, answer)
-    topo = state.board.topology
-    if not isinstance(topo, GridTopology):
-        return {"to": move.to, "use_item": True} if move.use_item else move.to
-    head = state.cycles[cycle].head
-    step = topo.jump if move.jump else topo.move
-    heading = next((h for h in Heading if step(head, h) == move.to), None)
-    if heading is None:
-        raise ValueError(f"answered a move to cell {move.to}, which is no heading from {head}")
-    if move.jump or move.use_item:
-        return {"heading": heading.letter, "jump": move.jump, "use_item": move.use_item}
-    return heading.letter
-
-
-class InProcessBot(LocalBot):
-    """A Python bot playing over ``jsonl`` (see the module docstring).
-
-    Args:
-        bot: a spec text (``builtin:chaser``, ``py:bot.py``) or a `Bot` (a fresh copy is
-            not made of an object: it plays every game).
-
-    Raises:
-        BotError: an unknown bot.
-    """
-
-    protocol = "jsonl"
-
-    def __init__(self, bot: str | Bot) -> None:
-        self.source = bot
-        self.bot = make_bot(bot)
-        self.display_name = self.bot.display_name
-        self.decoder = JsonlDecoder()
-        self._started = False
-
-    def start_game(self) -> None:
-        if self._started and isinstance(self.source, str):
-            self.bot = make_bot(self.source)
-        self._started = True
-        self.decoder = JsonlDecoder()
-
-    def deliver(self, text: str) -> list[bytes]:
-        out: list[bytes] = []
-        for line in text.splitlines():
-            if not line.strip():
-                continue
-            try:
-                message = json.loads(line)
-            except ValueError:
-                raise DecodeError(
-                    f"the server sent jsonl that is not JSON: {line[:80]!r}"
-                ) from None
-            if not isinstance(message, dict):
-                continue
-            reply = self._handle(message)
-            if reply is not None:
-                out.append(reply)
-        return out
-
-    def _handle(self, message: dict[str, Any]) -> bytes | None:
-        kind = message.get("type")
-        state = self.decoder.feed(message)
-        if state is None:
-            return None
-        seat = self.decoder.seat
-        if kind == "start":
-            try:
-                self.bot.start(View(state, seat))
-            except Exception as exc:  # a bot's bug: said, and the game goes on
-                _warn(f"{self.display_name}: start() raised {type(exc).__name__}: {exc}")
-            return None
-        if kind != "turn":
-            return None
-        mine = [c for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]
-        if not mine:
-            return None
-        limit = self.decoder.time.get("first_move" if state.turn == 0 else "move")
-        view = View(state, seat, float(limit) if isinstance(limit, int | float) else None)
-        try:
-            answer = self.bot.move(view)
-            pairs = answers_by_cycle(state, mine, answer)
-            if sum(c.alive for c in state.cycles_of(seat)) == 1:  # "move" needs one live cycle
-                reply: dict[str, Any] = {"move": _reply(state, *pairs[0])}
-            else:
-                # a cycle the bot gave no move is left out: the referee forfeits it
-                moves = {str(i): _reply(state, i, a) for i, a in pairs if a is not None}
-                reply = {"moves": moves}
-        except Exception as exc:  # a bot's bug costs its move (the server times it out)
-            _warn(
-                f"{self.display_name}: move() on turn {state.turn + 1} raised "
-                f"{type(exc).__name__}: {exc}; the server will time this move out"
-            )
-            return None
-        return json.dumps(reply, separators=(",", ":")).encode() + b"\n"
-
-
-def _warn(text: str) -> None:
-    print(f"warning: {text}", file=sys.stderr, flush=True)
 
 
 def make_local_bot(bot: str | Bot, protocol: str | None, limits: Limits) -> LocalBot:

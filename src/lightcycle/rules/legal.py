@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from lightcycle.core.moves import Move
-from lightcycle.core.state import GameState
+from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import OFF, GridTopology, Heading
 from lightcycle.rules.fast import windows
 from lightcycle.rules.ruleset import Ruleset
@@ -194,3 +197,26 @@ def read_answer(state: GameState, cycle: int, answer: object) -> Move:
     if isinstance(answer, int) and not isinstance(answer, bool):
         return Move(cycle, answer)
     raise ValueError(f"answered {answer!r}; on a graph board answer the destination node (int)")
+
+
+def answers_by_cycle(
+    state: GameState, cycles: Sequence[Cycle], answer: Any
+) -> list[tuple[int, Any]]:
+    """Pair a team's answer with its moving ``cycles``, in the order the team listed them.
+
+    ``answer`` is one move (for the first of ``cycles``) or a dict keyed by cycle index
+    or name; cycles it leaves out come last with ``None`` (they forfeit).
+    """
+    if not isinstance(answer, dict):
+        return [(cycles[0].index, answer), *((c.index, None) for c in cycles[1:])]
+    mine: dict[object, int] = {c.index: c.index for c in cycles}
+    mine.update({c.name: c.index for c in cycles if c.name})
+    out: list[tuple[int, Any]] = []
+    seen: set[int] = set()
+    for key, a in answer.items():
+        index = mine.get(key)
+        if index is not None and index not in seen:
+            seen.add(index)
+            out.append((index, a))
+    out += [(c.index, None) for c in cycles if c.index not in seen]
+    return out

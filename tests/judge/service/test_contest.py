@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from lightcycle.judge.service import contests
 from lightcycle.judge.service.contest import Contest, ContestError, load_contest
 
 CASES = Path(__file__).parent / "data" / "bad_contests.txt"
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "judge"
+COURSES = Path(contests.__file__).parent
+"""The contest files ``lightcycle judge init`` writes (package data)."""
 
 FULL = """\
 [contest]
@@ -164,7 +166,7 @@ def test_a_contest_built_in_code_gets_the_same_defaults() -> None:
 def test_the_example_contests_play_elimination_rounds(
     name: str, group_size: int, friendly: tuple[int, ...]
 ) -> None:
-    c = load_contest(EXAMPLES / f"{name}.toml")
+    c = load_contest(COURSES / f"{name}.toml")
     assert (c.official.mode, c.official.group_size, c.friendly.players) == (
         "elimination",
         group_size,

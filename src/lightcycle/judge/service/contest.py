@@ -1,7 +1,7 @@
 """The contest file: what a judge plays, with which limits, languages and validation.
 
-One TOML file (docs/judge.md; examples/judge/ holds one per course) says everything a
-judge needs. `load_contest` checks every value before anything starts, with the same
+One TOML file (docs/judge.md; ``lightcycle judge init`` writes one per course) says
+everything a judge needs. `load_contest` checks every value before anything starts, with the same
 checks ``lightcycle duel`` and ``lightcycle serve`` use for rulesets and map pools (the
 ruleset exists, every map of the pool can be set up for the contest's players), so a
 judge that starts can validate every submission, and a mistake is one line naming the

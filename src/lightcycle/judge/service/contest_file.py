@@ -212,7 +212,9 @@ def _read(path: Path) -> _Reader:
     if path.is_dir():
         raise ContestError(f"{path} is a folder: give the contest file (.toml)")
     if not path.is_file():
-        raise ContestError(f"contest file {path} not found; see examples/judge/")
+        raise ContestError(
+            f"contest file {path} not found; lightcycle judge init COURSE FILE writes one"
+        )
     try:
         text = path.read_bytes().decode("utf-8")
         tomllib.loads(text)

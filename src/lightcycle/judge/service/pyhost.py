@@ -3,7 +3,7 @@
 A judge never imports a student's Python into its own process: a class file is run as
 ``python3 -m lightcycle.judge.service.pyhost bot.py`` in the sandbox, like any program
 bot, and this host turns the referee's ``jsonl`` lines into `View`s and the bot's
-answers into ``{"move": ...}`` lines (`lightcycle.remote.local.InProcessBot`, the
+answers into ``{"move": ...}`` lines (`lightcycle.remote.inprocess.InProcessBot`, the
 relay ``lightcycle connect`` uses). A bot's exception on a move is reported on stderr and
 costs that move (the referee times it out); the host exits when its input ends.
 
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     from lightcycle.bots.api import BotError
     from lightcycle.remote.decode import DecodeError
-    from lightcycle.remote.local import InProcessBot
+    from lightcycle.remote.inprocess import InProcessBot
 
     try:
         host = InProcessBot(f"py:{args[0]}")
