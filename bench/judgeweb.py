@@ -10,7 +10,8 @@ the spirit of htmx), read from the page's own HTML, so the load is the one real 
 make: a part with ``hx-get`` and ``hx-trigger="every Ns"`` is fetched again every N s
 until its content holds ``data-final``; under an ``sse-connect`` element, the page keeps
 an event stream open (`EventStream`) and each event NAME refetches the parts with
-``hx-trigger="sse:NAME"``, one refresh at a time.
+``hx-trigger="sse:NAME"``, one refresh at a time, unless the event's data (the version) is
+the one the parts show already (the element's ``data-version``, rendered with the page).
 """
 
 from __future__ import annotations
@@ -146,12 +147,13 @@ class StreamRecord:
 
 class EventStream:
     """A page's ``EventSource``: the stream on a connection of its own, read by a thread
-    that puts each event's name on `names` (comments and ``retry:`` lines are skipped)."""
+    that puts each event's (name, data) on `names` (comments and ``retry:`` lines are
+    skipped)."""
 
     def __init__(self, port: int, path: str, cookie: str) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.path, self.cookie = path, cookie
-        self.names: queue.Queue[str] = queue.Queue()
+        self.names: queue.Queue[tuple[str, str]] = queue.Queue()
         self.record = StreamRecord(time.time())
         self.thread = threading.Thread(target=self._read, name="event-stream", daemon=True)
         self.thread.start()
@@ -166,17 +168,17 @@ class EventStream:
             response = self.conn.getresponse()
             if response.status != 200:
                 return
-            name, data = "message", False
+            name, data = "message", None
             while line := response.readline():
                 line = line.rstrip(b"\r\n")
                 if line.startswith(b"event:"):
                     name = line[6:].strip().decode()
                 elif line.startswith(b"data:"):
-                    data = True
-                elif not line and data:
+                    data = line[5:].strip().decode()
+                elif not line and data is not None:
                     self.record.events.append(time.time())
-                    self.names.put(name)
-                    name, data = "message", False
+                    self.names.put((name, data))
+                    name, data = "message", None
         except (OSError, http.client.HTTPException, ValueError, AttributeError):
             pass  # closed by `close` (http.client then has no file: AttributeError), or the server
 
@@ -197,6 +199,7 @@ _ATTR = {
     name: re.compile(rb"\b" + name.encode() + rb'="([^"]*)"') for name in ("hx-get", "hx-trigger")
 }
 _EVERY = re.compile(r"every (\d+(?:\.\d+)?)s")
+_VERSION = re.compile(rb'\bsse-connect="[^"]*"[^>]*\bdata-version="([^"]*)"')
 
 
 def page_parts(page: bytes) -> tuple[str | None, dict[str, list[str]], dict[str, float]]:
@@ -232,23 +235,28 @@ def stay(
     or ``None`` on a failure), kind ``live part`` or ``polled part``."""
     stream_path, pushed, polled = page_parts(page)
     stream = EventStream(client.port, stream_path, client.cookie) if stream_path else None
+    shown = _VERSION.search(page)
+    version = html.unescape(shown[1].decode()) if shown else None
     due = {} if b"data-final" in page else {p: time.monotonic() + s for p, s in polled.items()}
     try:
         while not stop.is_set() and (now := time.monotonic()) < until:
             wait = max(0.0, min(until, 0.5 + now, *due.values()) - now)
-            names: set[str] = set()
+            names: dict[str, str] = {}
             if stream is None:
                 stop.wait(wait)
             else:
                 try:
-                    names.add(stream.names.get(timeout=wait))
+                    names.update([stream.names.get(timeout=wait)])
                     while True:  # one refresh for every event that came meanwhile
-                        names.add(stream.names.get_nowait())
+                        names.update([stream.names.get_nowait()])
                 except queue.Empty:
                     pass
-            for name in names:
+            for name, data in names.items():
+                if data == version:
+                    continue  # the parts show this version already: the script skips it
                 for path in pushed.get(name, []):
                     fetch("live part", path)
+                version = data
             for path, at in list(due.items()):
                 if time.monotonic() >= at:
                     body = fetch("polled part", path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import http.client
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +28,8 @@ from starlette.testclient import TestClient
 from lightcycle.judge.service import rounds
 from lightcycle.judge.service.contest import Contest, OfficialSpec
 from lightcycle.judge.web.app import create_app
+from lightcycle.judge.web.official import POLL_S
+from tests.judge.service.test_roundviews import counting, round_of_duels
 from tests.judge.web.conftest import DrivenStore, serving
 from tests.judge.web.pages import accepted, play, post, sign_up
 
@@ -69,7 +72,8 @@ def test_before_any_round_the_page_is_public_and_says_so(
     two_players(app, store)
     page = visitor.get("/official")
     assert page.status_code == 200 and "No round has been played yet" in page.text
-    assert 'sse-connect="/official/events"' in page.text
+    version = page_version(page.text)
+    assert f'sse-connect="/official/events?v={version}" data-version="{version}"' in page.text
     assert 'hx-trigger="sse:official"' in page.text
     assert "jane_1" in page.text and "bob_1" in page.text  # the standings: both in
     assert "No round has been played yet" in visitor.get("/official/rounds").text
@@ -208,6 +212,50 @@ def test_the_ladder_table_and_its_switch(
         assert 'id="ladder-on">off<' in table
 
 
+def page_version(page: str) -> str:
+    """The ``data-version`` a page was rendered with (the version its parts show)."""
+    found = re.search(r'data-version="([0-9a-f]{16})"', page)
+    assert found is not None, "the page has no data-version"
+    return found[1]
+
+
+@pytest.mark.parametrize("path", ["/official", "/official/rounds/1", "/fragments/official/round"])
+def test_a_round_page_asks_as_much_for_40_matches_as_for_8(
+    path: str, contest: Contest, tmp_path: Path
+) -> None:
+    counts = []
+    for n in (8, 40):
+        store, rid = round_of_duels(tmp_path / f"judge{n}.db", n)
+        try:
+            with (
+                TestClient(create_app(store, contest, b"k" * 32)) as c,
+                counting(store.engine) as seen,
+            ):
+                page = c.get(path)
+                assert page.status_code == 200 and f"Round {rid}" in page.text
+            counts.append(len(seen))
+        finally:
+            store.close()
+    assert counts[0] == counts[1]
+
+
+def test_the_pages_of_one_version_share_one_read(
+    visitor: TestClient, app: Any, store: DrivenStore, contest: Contest
+) -> None:
+    two_players(app, store)
+    first = visitor.get("/official").text
+    with counting(store.engine) as seen:
+        again = visitor.get("/official").text
+        for part in ("round", "standings", "hall"):
+            assert visitor.get(f"/fragments/official/{part}").status_code == 200
+    assert page_version(again) == page_version(first)
+    asked = [q for q in seen if q.strip() != "BEGIN"]  # SQLite's transactions aside
+    assert len(asked) == 4 * 4  # the version's 4 statements for each request, nothing else
+    rounds.start_round(store.engine, contest)
+    page = visitor.get("/official").text  # a new version: read again, at once
+    assert page_version(page) != page_version(first) and "running" in page
+
+
 def test_the_version_is_read_once_per_period_for_every_page() -> None:
     from lightcycle.judge.web.official import VersionClock
 
@@ -223,6 +271,43 @@ def test_the_version_is_read_once_per_period_for_every_page() -> None:
     assert "v1" not in first  # a digest, not the database's counts
     time.sleep(0.25)
     assert clock.get() not in first and len(reads) == 2
+
+
+def test_every_open_stream_shares_one_poller() -> None:
+    import asyncio
+
+    from lightcycle.judge.web.official import VersionClock
+
+    reads: list[float] = []
+    value = ["v1"]
+
+    def read() -> str:
+        reads.append(time.monotonic())
+        return value[0]
+
+    clock = VersionClock(read, every=0.1)
+
+    async def stream(seen: list[str | None]) -> None:
+        async with clock.listening():
+            for _ in range(2):
+                seen.append(await clock.changed(seen[-1], timeout=5))
+
+    async def main() -> list[list[str | None]]:
+        seen: list[list[str | None]] = [[None] for _ in range(50)]
+        tasks = [asyncio.create_task(stream(s)) for s in seen]
+        await asyncio.sleep(0.35)  # every stream has its first version; about 4 reads
+        value[0] = "v2"
+        await asyncio.gather(*tasks)
+        assert len(reads) <= 10, f"{len(reads)} reads for 50 streams in about 0.5 s"
+        await asyncio.sleep(0.25)  # no stream open: the poller stops
+        stopped = len(reads)
+        await asyncio.sleep(0.3)
+        assert len(reads) == stopped  # nothing is read while no stream is open
+        return seen
+
+    seen = asyncio.run(main())
+    first, second = {s[1] for s in seen}, {s[2] for s in seen}
+    assert len(first) == 1 and len(second) == 1 and first != second  # all told, once each
 
 
 # -- live: the event stream over a real socket --------------------------------------------
@@ -272,3 +357,40 @@ def test_the_event_stream_follows_official_changes_and_ends_with_the_server(
             pass  # the stream ends (the server closes it)
         assert time.monotonic() < deadline, "the stream outlived the server"
         conn.close()
+
+
+def open_stream(port: int, path: str, **headers: str) -> http.client.HTTPResponse:
+    """An event stream opened as a page's ``EventSource`` does."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", path, headers={"Accept": "text/event-stream", **headers})
+    response = conn.getresponse()
+    assert response.status == 200
+    return response
+
+
+def test_the_stream_sends_nothing_for_the_version_the_page_shows(
+    served: Any, contest: Contest
+) -> None:
+    with DrivenStore(served.contest.judge.database) as store:
+        two_players(create_app(store, contest, b"k" * 32), store)
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+        conn.request("GET", "/official")
+        page = conn.getresponse().read().decode()
+        conn.close()
+        shown = page_version(page)
+        found = re.search(r'sse-connect="([^"]+)"', page)
+        assert found is not None and found[1] == f"/official/events?v={shown}"
+        plain = open_stream(served.port, "/official/events")  # no version: told at once
+        assert read_event(plain, time.monotonic() + 10)["data"] == shown  # the same digest
+        pages = [
+            open_stream(served.port, found[1]),  # the page's own stream
+            open_stream(served.port, "/official/events", **{"Last-Event-ID": shown}),  # again
+        ]
+        time.sleep(4 * POLL_S)  # the poller reads the version again meanwhile: unchanged
+        rounds.start_round(store.engine, served.contest)
+        for response in pages:  # the first event they get is the change, not the page's
+            event = read_event(response, time.monotonic() + 10)
+            assert event["data"] != shown and event["id"] == event["data"]
+        served.stop()
+        for response in (plain, *pages):
+            response.close()

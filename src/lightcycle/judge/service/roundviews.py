@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from lightcycle.judge.service import elimination, social
-from lightcycle.judge.service.matches import load_match
+from lightcycle.judge.service.matches import load_matches
 from lightcycle.judge.service.tables import (
     DONE,
     INTERNAL_ERROR,
@@ -175,18 +175,17 @@ Decided = tuple[int, elimination.Decision[int]]
 
 
 def stage_matches(conn: Connection, rid: int) -> dict[int, list[MatchRow]]:
-    """The round's matches with their seats, by stage, each stage in group order."""
-    ids = conn.execute(
-        sa.select(matches.c.id, matches.c.stage)
-        .where(matches.c.round_id == rid)
-        .order_by(matches.c.stage, matches.c.grp, matches.c.id)
-    ).all()
+    """The round's matches with their seats, by stage, each stage in group order.
+
+    Two queries whatever the round's size (`load_matches`): the round's page and every
+    recorded match read this, and a round of 200 players has over a hundred matches.
+    """
     out: dict[int, list[MatchRow]] = {}
-    for mid, stage in ids:
-        m = load_match(conn, mid)
-        if m is not None:
-            out.setdefault(int(stage), []).append(m)
-    return out
+    for m in load_matches(conn, matches.c.round_id == rid):
+        out.setdefault(int(m.stage or 0), []).append(m)
+    for ms in out.values():
+        ms.sort(key=lambda m: (m.grp if m.grp is not None else -1, m.id))
+    return dict(sorted(out.items()))
 
 
 def decisions(
@@ -348,9 +347,10 @@ def _finalists(conn: Connection) -> int:
     return int(value) if value is not None else 1
 
 
-def hall_of_fame(conn: Connection) -> HallOfFame:
-    """The champion and the finalists once reached, and the order players went out."""
-    table = standings(conn)
+def hall_of_fame(conn: Connection, table: list[Standing] | None = None) -> HallOfFame:
+    """The champion and the finalists once reached, and the order players went out
+    (from ``table``, the `standings` when the caller has them already)."""
+    table = standings(conn) if table is None else table
     champion = next((s for s in table if s.status == "champion"), None)
     finalists = tuple(s for s in table if s.status in ("champion", "finalist"))
     eliminated = tuple(
