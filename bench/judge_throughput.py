@@ -5,9 +5,9 @@ Usage:
     python bench/judge_throughput.py                        # 12 submissions, 1,2,4 workers
     python bench/judge_throughput.py --submissions 24 --workers 1,2 --backends sqlite
 
-The contest is a small duel like the judge's own tests': classic rules on ``ring`` (not
-``arena-15``: there the good bot loses its first qualifying game to ``builtin:random`` at
-the seed the worker plays, seed 0), the ``tron2010`` protocol, 0.5 s a move (1.5 s for
+The contest is a small duel like the judge's own tests': classic rules on ``ring`` (each
+submission plays from seeds taken from its source's hash; the batch's good bots win theirs,
+and the script prints the states each batch ended in), the ``tron2010`` protocol, 0.5 s a move (1.5 s for
 the first), 64 MiB, sandbox level ``auto``; a submission is built (gcc), plays one
 self-play game against a copy of itself, then two qualifying games against
 ``builtin:random``. A batch is a realistic mix: mostly
