@@ -134,7 +134,7 @@ def worker(
         ),
     ] = None,
 ) -> None:
-    """Run a worker: build, test and qualify submissions from the judge's queue.
+    """Run a worker: build, test and qualify submissions and play matches from the queue.
 
     Start as many as the machine has cores for, on any machine that reaches the database
     (PostgreSQL for several machines). Ctrl-C or SIGTERM lets the current job finish and
