@@ -7,8 +7,8 @@ Usage:
 
 The contest is a small duel like the judge's own tests': classic rules on ``ring`` (each
 submission plays from seeds taken from its source's hash; the batch's good bots win theirs,
-and the script prints the states each batch ended in), the ``tron2010`` protocol, 0.5 s a move (1.5 s for
-the first), 64 MiB, sandbox level ``auto``; a submission is built (gcc), plays one
+and the script prints the states each batch ended in), the ``tron2010`` protocol, 0.5 s
+a move (1.5 s for the first), 64 MiB, sandbox level ``auto``; a submission is built (gcc), plays one
 self-play game against a copy of itself, then two qualifying games against
 ``builtin:random``. A batch is a realistic mix: mostly
 a good C bot (tests/judge/service/bots/good.c, each with its own ``#define`` so no two

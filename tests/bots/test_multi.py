@@ -13,11 +13,14 @@ from typing import Any
 
 import pytest
 
+from lightcycle.bots import multi, timing
 from lightcycle.bots.multi import MultiStrong
 from lightcycle.core.moves import DeathCause, Move
+from lightcycle.maps.registry import get_map
 from lightcycle.referee.local import MatchResult, play
+from lightcycle.rules.engine import new_game
 from lightcycle.rules.legal import legal_moves
-from lightcycle.rules.observe import View
+from lightcycle.rules.observe import ClockView, View
 from lightcycle.rules.variants import get_ruleset
 
 TEAMS_SEEDED = dataclasses.replace(get_ruleset("teams"), measures=())
@@ -153,3 +156,16 @@ def test_tron3d_beats_dummies(map_name: str, players: int, games: int, wins: int
     # more there (first alone in about 85% of games over 96 seeds; chance is 25%)
     firsts, _, place = _match(map_name, "tron3d", "dummy", players, games)
     assert firsts >= wins and place <= 1.6, (firsts, place)
+
+
+def test_its_clock_shares_a_cpu_budget_over_the_moves_left() -> None:
+    state = new_game(get_ruleset("ffa"), get_map("ffa4"), seed=1, players=4)
+    view = View(state, 0, 0.1, ClockView(move=0.1, moves=3, cpu=2.0, cpu_left=0.0))
+    # four cycles on an open board: the horizon's cap, not the board, bounds the estimate
+    assert multi._moves_left(view) == timing.HORIZON_MAX
+    # no CPU left: every moving cycle still gets a legal move (the cheap choice)
+    answer = MultiStrong().move(view)
+    assert isinstance(answer, dict)
+    legal = {m.to for c in view.moving_cycles for m in legal_moves(state, c.index)}
+    assert {m.to for m in answer.values()} <= legal
+    assert set(answer) == {c.index for c in view.moving_cycles}

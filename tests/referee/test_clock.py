@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
+from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.maps.registry import get_map
 from lightcycle.referee.clock import Clock, TimeControl, TimeControlError
+from lightcycle.referee.game import play_game
+from lightcycle.referee.players import InProcessPlayer, make_player, parse_bot_spec
+from lightcycle.replay.model import Replay
+from lightcycle.rules.observe import ClockView, View
+from lightcycle.rules.variants import get_ruleset
+from lightcycle.sandbox import Limits
 
 VECTORS = Path(__file__).parent / "vectors" / "clock.txt"
 
@@ -185,3 +193,71 @@ def test_to_dict() -> None:
     data = control.to_dict()
     assert data == {"move": None, "first_move": 5.0, "bank": 0.0, "average": 0.1, "cpu": 60.0}
     assert TimeControl(**data) == control
+
+
+def test_the_view_of_a_clock_is_its_account() -> None:
+    clock = Clock(TimeControl(move=1.0, first_move=3.0, bank=2.0, cpu=10.0))
+    first = clock.view()
+    assert (first.moves, first.mean, first.first_move, first.bank_left) == (0, 0.0, 3.0, 2.0)
+    assert first.cpu_left == 10.0
+    clock.charge(2.5)  # the first move: neither the bank nor the mean
+    clock.charge(0.5)
+    clock.charge(1.5)  # half a second off the bank
+    seen = clock.view(cpu_used=4.0)
+    assert seen.moves == 3 and seen.move == 1.0 and seen.average is None
+    assert seen.mean == pytest.approx(1.0)
+    assert seen.bank_left == pytest.approx(1.5)
+    assert seen.cpu == 10.0 and seen.cpu_left == pytest.approx(6.0)
+    assert clock.view(cpu_used=12.0).cpu_left == 0.0
+    assert Clock(TimeControl(move=None, first_move=5.0, average=0.1)).view().first_move == 5.0
+    assert Clock(TimeControl(move=0.5, first_move=None)).view().first_move == 0.5
+    assert Clock(TimeControl()).view().cpu_left is None
+
+
+class _Watcher(Bot):
+    """Keeps the clock each move was shown, and reports a per-move list."""
+
+    name = "Watcher"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float | None, ClockView | None]] = []
+
+    def move(self, view: View) -> MoveAnswer:
+        self.seen.append((view.time_limit, view.clock))
+        return view.safe_headings()[0] if view.safe_headings() else "N"
+
+    def report(self) -> dict[str, Any]:
+        return {"moves": len(self.seen), "limits": [t or 0.0 for t, _ in self.seen]}
+
+
+class _Given(InProcessPlayer):
+    """An in-process seat that plays the bot instance given (to look inside it)."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(parse_bot_spec("random"))
+        self.given = bot
+
+    def new_game(self) -> Bot:
+        self.bot = self.given
+        return self.given
+
+
+def test_the_referee_shows_an_in_process_bot_its_clock_and_keeps_its_report() -> None:
+    watcher = _Watcher()
+    players = [_Given(watcher), make_player(parse_bot_spec("wallhugger"), Limits(), None)]
+    control = TimeControl(move=0.5, first_move=2.0, bank=1.0, cpu=30.0)
+    record = play_game(players, get_map("arena-10"), get_ruleset("classic"), 1, control)
+    clocks = [c for _, c in watcher.seen]
+    assert len(clocks) >= 3 and all(c is not None for c in clocks)
+    assert [c.moves for c in clocks if c] == list(range(len(clocks)))
+    assert watcher.seen[0][0] == 2.0 and watcher.seen[1][0] == 1.5  # the bank included
+    last = clocks[-1]
+    assert last is not None and last.move == 0.5 and last.bank_left == 1.0
+    assert last.cpu == 30.0 and last.cpu_left is not None and 0 < last.cpu_left <= 30.0
+    # numbers go to the tables, and everything to the replay, the list included
+    assert record.seats[0].info == {"moves": float(len(clocks))}
+    reports = record.replay.reports
+    assert reports is not None and reports[1] == {}
+    assert reports[0]["limits"] == [t for t, _ in watcher.seen]
+    again = Replay.from_json(record.replay.to_json())
+    assert again.reports == reports

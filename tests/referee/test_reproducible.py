@@ -59,9 +59,11 @@ def _play(specs: tuple[str, ...], map_name: str = "arena-10", seed: int = 3) -> 
 
 
 def _moves(record: GameRecord) -> str:
-    """The replay as JSON without the measured move times (the only part a clock writes)."""
+    """The replay as JSON without the measured move times (the only parts a clock
+    writes: the referee's ``times``, the bots' own ``reports``)."""
     data: dict[str, Any] = record.replay.to_dict()
     data.pop("times", None)
+    data.pop("reports", None)
     return json.dumps(data, sort_keys=True)
 
 

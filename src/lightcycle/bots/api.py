@@ -65,11 +65,13 @@ class Bot:
         ``outcome`` says who won); what it does cannot change the game. The default does
         nothing; an HTTP bot sends its server ``POST /end`` here."""
 
-    def report(self) -> dict[str, float]:
+    def report(self) -> dict[str, Any]:
         """Figures about the game just played, for match tables (``{"depth": 9.5}``).
 
         Searching bots report their mean search depth here so ``lightcycle duel`` can show
-        it; the default reports nothing.
+        it; the default reports nothing. A figure may also be a short list of numbers
+        (one per move: ``{"move_ms": [12.5, 40.1]}``): lists go to the replay's
+        ``reports``, numbers to the tables too.
         """
         return {}
 

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
+from lightcycle.bots import timing
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.builtin import answer_for, crash_move
 from lightcycle.bots.multi import MultiStrong
@@ -40,6 +41,10 @@ from lightcycle.rules.observe import View
 
 DEFAULT_MOVE_TIME = 0.1
 """Seconds per move a searching bot assumes when the referee gives no limit."""
+
+MOVES_KEPT = 1000
+"""Per-move figures (time, plies) a searching bot keeps for its report: a duel on the
+largest boards is a few hundred moves; past this, only the means go on."""
 
 _gc_lock = threading.Lock()
 _gc_holders = 0
@@ -196,6 +201,16 @@ class Territory(Bot):
         return answer_for(view, max(moves, key=key))
 
 
+TIMINGS = ("plan", "legacy")
+"""How a searching bot spends its clock: ``plan`` (`lightcycle.bots.timing`) or
+``legacy`` (the budget before it: 60% of the limit, the next iteration taken to cost
+3.2 times the time so far), kept to measure the one against the other."""
+
+HEAD_LOOK = 6
+"""Steps a searching bot looks for the opponent's head when judging how critical a move
+is (`timing.criticality` counts gaps up to 6)."""
+
+
 class _Searcher(Bot):
     """Shared plumbing of the searching rungs: clock, search, endgame, depth report."""
 
@@ -203,16 +218,23 @@ class _Searcher(Bot):
     solver = True
     fraction = 0.6
     growth = 3.2
-    """How many times the last iteration's cost the next one is taken to cost: no
-    iteration starts unless this estimate fits the move's budget."""
+    """The legacy clock: the share of the limit searched, and how many times the time so
+    far the next iteration is taken to cost."""
 
     def __init__(
-        self, nodes: int | None = None, depth: int | None = None, move_time: float | None = None
+        self,
+        nodes: int | None = None,
+        depth: int | None = None,
+        move_time: float | None = None,
+        timing: str = "plan",
     ) -> None:
         for name, value in (("nodes", nodes), ("depth", depth), ("move_time", move_time)):
             if value is not None and not value > 0:
                 # A budget of 0 or less would never be reached: a search without end.
                 raise ValueError(f"{name} must be above 0, got {value}")
+        if timing not in TIMINGS:
+            raise ValueError(f"timing must be {' or '.join(TIMINGS)}, got {timing!r}")
+        self.timing = timing
         # Load (or compile) the optional compiled evaluation now, before any game's
         # clock starts: numba's first import takes about a second.
         native.available()
@@ -228,24 +250,85 @@ class _Searcher(Bot):
         self._plan_proven = False
         self.depths: list[int] = []
         self.nodes_total = 0
+        self.move_ms: list[float] = []
+        self.move_plies: list[int] = []
+        self._plies = 0
 
-    def report(self) -> dict[str, float]:
-        """Mean plies of completed search per searched move (``depth``)."""
-        if not self.depths:
-            return {}
-        return {"depth": sum(self.depths) / len(self.depths), "searches": len(self.depths)}
+    def report(self) -> dict[str, Any]:
+        """Mean plies of completed search per searched move (``depth``), and per duel
+        move its own time (``move_ms``, milliseconds from the call to the answer) and
+        plies searched (``move_plies``: 0 for a forced move or the endgame), for the
+        replay; ``think_ms`` is their mean."""
+        out: dict[str, Any] = {}
+        if self.depths:
+            out["depth"] = sum(self.depths) / len(self.depths)
+            out["searches"] = len(self.depths)
+        if self.move_ms:
+            out["think_ms"] = sum(self.move_ms) / len(self.move_ms)
+            out["move_ms"] = list(self.move_ms)
+            out["move_plies"] = list(self.move_plies)
+        return out
 
     def _clock(
-        self, view: View, start: float
-    ) -> tuple[Callable[[], bool] | None, Callable[[int], bool] | None]:
+        self, view: View, start: float, pos: DuelPosition, endgame: bool = False
+    ) -> tuple[Callable[[], bool] | None, Callable[[int, int], bool] | None]:
         """Stop functions for this move: a hard deadline and a 'do not start another
         iteration' test. With a node budget there is no clock (reproducible play).
 
         ``start`` is when `move` was called: the set-up before the search (reading the
         position, building tables on a new board) is on the referee's clock too.
+        The budget is `timing.plan`'s: an iteration starts only if the next one, its
+        cost predicted from the last two (`timing.next_cost`), ends by the target; the
+        target and the stop grow on a critical move, and when the value swings between
+        iterations. The endgame's fill solver (``endgame``: the cycles
+        are separated) stops at the target: it has no iterations to predict, and the
+        moves are many, so a longer one would meet the machine's stalls more often.
         """
         if self.node_limit is not None:
             return None, None
+        if self.timing == "legacy":
+            return self._legacy_clock(view, start)
+        limit = self.move_time or view.time_limit
+        clock = None if self.move_time else view.clock
+        k = pos.kernel
+        free = pos.free
+        reach, _ = k.flood_upto(1 << pos.me, free, 2 * timing.HORIZON_MAX)
+        left = timing.moves_left(reach.bit_count())
+        gap = _head_gap(k, pos.me, pos.other, free)
+        safe = len(pos.moves(pos.me))
+        crit = timing.criticality(safe, gap)
+        budget = timing.plan(limit, clock, view.turn, left, crit)
+        hard = start + (budget.target if endgame else budget.hard)
+        target = start + budget.target
+        last_end = start
+        costs: list[float] = []
+        values: list[int] = []
+        now = time.perf_counter
+
+        def out_of_time() -> bool:
+            return now() > hard
+
+        def soft_stop(plies: int, value: int) -> bool:
+            nonlocal last_end, target, hard
+            t = now()
+            costs.append(t - last_end)
+            last_end = t
+            values.append(value)
+            if len(values) > 1:
+                swing = abs(values[-1] - values[-2])
+                more = timing.criticality(safe, gap, swing)
+                if more > crit and not endgame:
+                    again = timing.plan(limit, clock, view.turn, left, more)
+                    target, hard = start + again.target, start + again.hard
+            ends = t + timing.next_cost(costs[-1], costs[-2] if len(costs) > 1 else None)
+            return ends > min(target, hard)
+
+        return out_of_time, soft_stop
+
+    def _legacy_clock(
+        self, view: View, start: float
+    ) -> tuple[Callable[[], bool], Callable[[int, int], bool]]:
+        """The clock before `timing.plan` (``timing=legacy``), for measuring against."""
         limit = self.move_time or view.time_limit or DEFAULT_MOVE_TIME
         first = view.turn == 0
         budget = limit * (0.5 if first else self.fraction)
@@ -256,7 +339,7 @@ class _Searcher(Bot):
 
         growth = self.growth
 
-        def soft_stop(plies: int) -> bool:
+        def soft_stop(plies: int, value: int) -> bool:
             return (time.perf_counter() - start) * growth > hard - start
 
         return out_of_time, soft_stop
@@ -271,7 +354,12 @@ class _Searcher(Bot):
         with no_collection():
             if not is_duel(view):
                 return self.fallback(view)
-            return self._duel_move(view, start)
+            self._plies = 0
+            answer = self._duel_move(view, start)
+            if len(self.move_ms) < MOVES_KEPT:
+                self.move_ms.append(round(1000 * (time.perf_counter() - start), 1))
+                self.move_plies.append(self._plies)
+            return answer
 
     def _duel_move(self, view: View, start: float) -> MoveAnswer:
         pos = DuelPosition(view)
@@ -279,14 +367,15 @@ class _Searcher(Bot):
         moves = pos.moves(pos.me)
         if not moves:
             return crash_move(view)
-        out_of_time, soft_stop = self._clock(view, start)
         if self._search is None or self._search.kernel is not k:
             opts = self.options
             if self.depth_limit is not None:
                 opts = replace(opts, max_depth=self.depth_limit)
             self._search = DuelSearch(k, opts)
         search = self._search
-        if search.separated(pos.me, pos.other, pos.occ):
+        apart = search.separated(pos.me, pos.other, pos.occ)
+        out_of_time, soft_stop = self._clock(view, start, pos, apart)
+        if apart:
             return answer_for(view, self._endgame(pos, out_of_time))
         self._plan = []
         result = search.search(
@@ -299,6 +388,7 @@ class _Searcher(Bot):
         )
         if len(moves) > 1:
             self.depths.append(result.plies)
+        self._plies = result.plies
         self.nodes_total += result.nodes
         return answer_for(view, result.move if result.move is not None else moves[0])
 
@@ -377,11 +467,18 @@ class Strong(_Searcher):
     reachable area, checkerboard parity and the chamber tree, which proves optimal fills
     on small regions and never fills worse than a greedy wall-hugger.
 
-    It stops searching at 60% of the referee's per-move limit (half of the first
-    move's allowance) and starts no iteration it expects not to finish (the next one
-    is taken to cost ``growth`` times the time spent so far). An iteration the
-    deadline cuts short still counts: a root move it has proven better than the last
-    finished iteration's choice is played.
+    Its clock is `lightcycle.bots.timing`'s: from the time control (`View.clock`: the
+    per-move limit, a bank, an average limit, a CPU budget) a target and a hard stop
+    for the move: the target at 80% of the per-move limit less a measured safety
+    margin, where a quiet move also stops; a critical move (two safe moves, heads
+    close, the value swinging between iterations) aims and stops up to the limit less
+    the margin. It starts no iteration it expects to end past the target (the cost
+    predicted from the last two iterations' ratio). An iteration the stop cuts short
+    still counts: a root move it has proven better than the last finished
+    iteration's choice is played. ``timing=legacy`` restores the earlier clock (60% of
+    the limit, the next iteration taken to cost 3.2 times the time so far), for
+    measuring. Its report gives per move its time and plies (``move_ms``,
+    ``move_plies``), which the referee stores in the replay.
 
     ``builtin:strong:nodes=N`` replaces the clock by a node budget, making its duel
     play reproducible (`Bot.reproducible`: the referee times it but does not forfeit
@@ -394,10 +491,11 @@ class Strong(_Searcher):
     """
 
     name = "Strong"
-    # Strong keeps _Searcher.growth (3.2). Starting iterations until 1/1.5 of the budget
-    # (cut-short ones count, SearchOptions.partial) searched a ply deeper and scored +19
-    # Elo (95% CI -13..+52) head to head, but a longer move is likelier to meet one of
-    # this VM's 50-120 ms stalls: 13-19 time-outs in 200 games against medium, not 1-5.
+    # Under the legacy clock, starting iterations until 1/1.5 of the budget (cut-short
+    # ones count, SearchOptions.partial) searched a ply deeper and scored +19 Elo (95% CI
+    # -13..+52) head to head, but a longer move is likelier to meet one of this VM's
+    # 50-120 ms stalls: 13-19 time-outs in 200 games against medium, not 1-5. The plan
+    # clock starts none it expects to end past its target.
 
     def __init__(
         self,
@@ -405,8 +503,9 @@ class Strong(_Searcher):
         depth: int | None = None,
         move_time: float | None = None,
         contempt: int = 0,
+        timing: str = "plan",
     ) -> None:
-        super().__init__(nodes=nodes, depth=depth, move_time=move_time)
+        super().__init__(nodes=nodes, depth=depth, move_time=move_time, timing=timing)
         if contempt < 0:
             raise ValueError(f"contempt must be 0 or more, got {contempt}")
         if contempt:
@@ -430,6 +529,23 @@ class Strong(_Searcher):
             self._multi = _multi_bot()
             self._multi.start(game)
             self.reproducible = False
+
+
+def _head_gap(k: Kernel, me: int, other: int, free: int) -> int | None:
+    """Steps from ``me`` to the opponent's head through free cells, up to `HEAD_LOOK`
+    (``None``: farther, or no path)."""
+    target = 1 << other
+    room = free | target
+    seen = 1 << me
+    frontier = seen
+    for step in range(1, HEAD_LOOK + 1):
+        frontier = k.expand(frontier) & room & ~seen
+        if frontier & target:
+            return step
+        if not frontier:
+            return None
+        seen |= frontier
+    return None
 
 
 def _multi_bot() -> Bot:

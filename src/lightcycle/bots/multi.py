@@ -42,8 +42,10 @@ beyond that counts for little and items decide between otherwise equal moves.
 Everything is deterministic for a game seed and seat: ties are broken by a generator
 seeded like the reference bots', and the work per turn is bounded by node limits, not by
 the clock. The clock (this thread's CPU time, which other processes do not inflate) is
-only a safety net: past most of ``view.time_limit`` the remaining cycles take a cheap
-one-step choice.
+only a safety net: past the hard stop of `lightcycle.bots.timing.plan` (from
+``view.time_limit`` and the time control in ``view.clock``: a whole-game CPU budget is
+shared out over the moves left, its free cells per live cycle) the remaining cycles take
+a cheap one-step choice.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from lightcycle.bots import timing
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
@@ -67,7 +70,8 @@ DEFAULT_TIME = 0.1
 """Seconds assumed for a move when the view does not say (``view.time_limit`` is None)."""
 
 SAFETY = 0.6
-"""Fraction of the move's time after which the remaining cycles take the cheap choice."""
+"""Fraction of the move's time after which the remaining cycles take the cheap choice,
+where the referee says nothing of its time control (`View.clock` is ``None``)."""
 
 TIGHT_CELLS = 1600
 """Territories of at most this many cells, divided by the square of the cycles to move
@@ -238,6 +242,21 @@ class _Turn:
         return min(value, limit) + 0.01 * value
 
 
+def _moves_left(view: View) -> int:
+    """The moves-left estimate: the free cells this seat's cycles reach, shared by the
+    live cycles (they all fill the same board)."""
+    k = kernel_for(view.topology)
+    free = k.full & ~view.state.occupied
+    heads = 0
+    for c in view.my_cycles:
+        if c.alive and c.head != OFF:
+            heads |= 1 << c.head
+    live = sum(1 for c in view.state.cycles if c.alive)
+    cap = 2 * timing.HORIZON_MAX * max(1, live)
+    reach, _ = k.flood_upto(heads, free, cap)
+    return timing.moves_left(reach.bit_count(), live)
+
+
 @dataclass
 class _Plan:
     """A separated cycle's fill: the cells to enter, whether proven longest, and the
@@ -308,8 +327,12 @@ class MultiStrong(Bot):
         """Answer a `Move` per moving cycle, keyed by cycle index in execution order."""
         started = time.thread_time()
         limit = view.time_limit if view.time_limit else DEFAULT_TIME
-        deadline = started + SAFETY * limit
         state = view.state
+        if view.clock is None:
+            deadline = started + SAFETY * limit
+        else:
+            left = _moves_left(view)
+            deadline = started + timing.plan(limit, view.clock, view.turn, left).hard
         cpu = view.cpu
         mine = cpu[view.seat] if view.seat < len(cpu) else 0
         theirs = min((t for i, t in enumerate(cpu) if i != view.seat), default=0)

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from lightcycle.rules.observe import ClockView
+
 
 class TimeControlError(ValueError):
     """A time control that cannot work (negative, or nothing that stops a sleeping bot)."""
@@ -125,6 +127,26 @@ class Clock:
         if move is not None and elapsed > move:
             self.bank_left = max(0.0, self.bank_left - (elapsed - move))
         return elapsed <= allowed
+
+    def view(self, cpu_used: float = 0.0) -> ClockView:
+        """What a bot may know of this account before its next move (`View.clock`).
+
+        Args:
+            cpu_used: CPU seconds the seat has used in this game so far (against the
+                control's ``cpu`` budget).
+        """
+        c = self.control
+        after_first = self.moves - 1
+        return ClockView(
+            move=c.move,
+            first_move=c.first_move if c.first_move is not None else c.move,
+            bank_left=self.bank_left,
+            average=c.average,
+            moves=self.moves,
+            mean=self.used / after_first if after_first > 0 else 0.0,
+            cpu=c.cpu,
+            cpu_left=None if c.cpu is None else max(0.0, c.cpu - cpu_used),
+        )
 
     def cpu_exceeded(self, cpu_seconds: float) -> bool:
         """Whether ``cpu_seconds`` of process-tree CPU breaks the game's CPU budget."""

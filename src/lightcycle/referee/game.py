@@ -59,7 +59,8 @@ class SeatRecord:
         clock: the seat's time account.
         verdict: the first verdict other than ``ok`` (``ok`` if none).
         cpu: CPU seconds the bot's process tree used in this game (programs: measured
-            every game, budget or not, read each turn under a budget and at the end).
+            every game, budget or not, read each turn under a budget and at the end;
+            in-process bots: the thread CPU time of their moves).
         cpu_base: the process tree's CPU reading (seconds) when this game began: 0 for
             a process new to this game (its start-up counts, whether it was started for
             the game or as a spare ahead of it), its reading so far for a process kept
@@ -332,9 +333,10 @@ class Game:
             t0 = _now()
             c0 = time.thread_time_ns()
             try:
-                allowance = records[seat].clock.allowance()
+                rec = records[seat]
+                allowance = rec.clock.allowance()
                 limit = allowance if allowance != float("inf") else None
-                answer = bot.move(View(state, seat, limit))
+                answer = bot.move(View(state, seat, limit, rec.clock.view(rec.cpu)))
             except Exception as exc:  # a bot's bug costs its seat, nothing more
                 said = getattr(exc, "verdict", None)  # an HTTP bot's failure names its verdict
                 if not isinstance(said, Verdict):
@@ -342,8 +344,10 @@ class Game:
                 self._fail(seat, said)
                 continue
             elapsed = _now() - t0
+            used_ns = time.thread_time_ns() - c0
+            records[seat].cpu += used_ns / 1e9
             if cpu is not None:
-                cpu[seat] = (time.thread_time_ns() - c0) // 1000
+                cpu[seat] = used_ns // 1000
             times[seat] = elapsed
             # A bot whose moves are fixed by its own budget is timed (the tables show
             # its move times) but never forfeited for time: its play does not depend on
@@ -414,15 +418,27 @@ class Game:
         return GameRecord(self.state.outcome, self.state, self.replay, self.records, _now() - t0)
 
     def _finish(self) -> None:
+        reports: list[dict[str, Any]] = [{} for _ in self.players]
         for seat, bot in self.bots.items():
             try:
-                self.records[seat].info = {k: float(v) for k, v in bot.report().items()}
+                said = bot.report()
+                self.records[seat].info = {
+                    k: float(v) for k, v in said.items() if isinstance(v, int | float)
+                }
+                # per-move lists go to the replay only, as plain numbers
+                reports[seat] = {
+                    k: [float(x) for x in v] if isinstance(v, list) else float(v)
+                    for k, v in said.items()
+                }
             except Exception:  # a report is a courtesy: a bug in it loses only the report
                 self.records[seat].info = {}
+                reports[seat] = {}
             end = getattr(bot, "end", None)  # an HTTP bot's POST /end
             if end is not None and self.state.outcome is not None:
                 with contextlib.suppress(Exception):  # the game is over: nothing depends on it
                     end(View(self.state, seat))
+        if any(reports):
+            self.replay.reports = reports
         for _seat, w in self.wires.items():
             player = w.record.player
             assert isinstance(player, ProgramPlayer)

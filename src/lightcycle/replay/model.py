@@ -132,6 +132,9 @@ class Replay:
         orders: optional per turn the cycle indices in the order the teams listed their
             moves, where that differs from index order (``None`` otherwise); the
             sequential rulesets follow it.
+        reports: optional per team what its in-process bot reported at the end
+            (`Bot.report`: figures such as ``depth``, and per-move lists such as
+            ``move_ms`` and ``move_plies``); ``{}`` for a bot that reported nothing.
     """
 
     ruleset: str
@@ -146,6 +149,7 @@ class Replay:
     verdicts: list[list[dict[str, str] | None]] | None = None
     cpu: list[list[int]] | None = None
     orders: list[list[int] | None] | None = None
+    reports: list[dict[str, Any]] | None = None
 
     # -- building ----------------------------------------------------------------------
     @classmethod
@@ -334,6 +338,8 @@ class Replay:
             data["cpu"] = self.cpu
         if self.orders is not None:
             data["orders"] = self.orders
+        if self.reports is not None:
+            data["reports"] = self.reports
         return data
 
     def to_json(self) -> str:
@@ -424,6 +430,7 @@ class Replay:
             key: field(key, list, "a list with one entry per turn, or null", None)
             for key in ("times", "verdicts", "cpu", "orders")
         }
+        extras["reports"] = field("reports", list, "a list with one object per seat, or null", None)
         return cls(
             ruleset=ruleset,
             settings=dict(settings),

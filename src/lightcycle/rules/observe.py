@@ -8,6 +8,7 @@ cells, flood fill, distance maps) so that a first bot is a few lines long.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -15,6 +16,36 @@ from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import OFF, GridTopology, Heading, Topology
 from lightcycle.rules.legal import moves_this_turn, safe_moves
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """What the time control says about one seat's clock at the start of its move.
+
+    `View.time_limit` is the one number that forfeits a move; this is the rest of the
+    account, so that a bot can plan: save time on easy moves for the hard ones where a
+    bank or an average limit lets it, and share a whole-game CPU budget out over the
+    moves it expects to play. Seconds throughout; ``None``: not limited.
+
+    Attributes:
+        move: the per-move limit after the first move.
+        first_move: the first move's limit (set-up included).
+        bank_left: reserve left that moves slower than ``move`` draw on.
+        average: the limit on the mean time of the moves after the first.
+        moves: moves already charged (the first included).
+        mean: the mean time of the charged moves after the first (0 before any).
+        cpu: the CPU budget for the whole game.
+        cpu_left: CPU seconds left of ``cpu`` (``None`` when there is no budget).
+    """
+
+    move: float | None = None
+    first_move: float | None = None
+    bank_left: float = 0.0
+    average: float | None = None
+    moves: int = 0
+    mean: float = 0.0
+    cpu: float | None = None
+    cpu_left: float | None = None
 
 
 class View:
@@ -25,12 +56,22 @@ class View:
         seat: this bot's team index.
         time_limit: seconds this move may take by the referee's clock (``None``: not
             limited, or not known); searching bots budget their thinking from it.
+        clock: the rest of the seat's time account (`ClockView`), where the referee
+            runs the bot in its own process; ``None`` where it is not known (bots behind
+            a protocol get what their protocol says).
     """
 
-    def __init__(self, state: GameState, seat: int, time_limit: float | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        seat: int,
+        time_limit: float | None = None,
+        clock: ClockView | None = None,
+    ) -> None:
         self.state = state
         self.seat = seat
         self.time_limit = time_limit
+        self.clock = clock
 
     # -- the board ---------------------------------------------------------------------
     @property

@@ -211,7 +211,7 @@ class DuelSearch:
         occ: int,
         out_of_time: Callable[[], bool] | None = None,
         node_limit: int | None = None,
-        soft_stop: Callable[[int], bool] | None = None,
+        soft_stop: Callable[[int, int], bool] | None = None,
     ) -> SearchResult:
         """Choose a move for the cycle on ``a``.
 
@@ -224,8 +224,9 @@ class DuelSearch:
                 on a big board in pure Python); when true the current iteration is
                 abandoned and the last completed one answers.
             node_limit: the node budget of the whole search (reproducible play).
-            soft_stop: called with the plies just completed; true means do not start
-                another iteration (it would not finish in time).
+            soft_stop: called with the plies just completed and the value they found;
+                true means do not start another iteration (it would not finish in
+                time; a value that swings between iterations may earn one more).
         """
         k = self.kernel
         nbrs = k.neighbours
@@ -378,7 +379,7 @@ class DuelSearch:
                 order.sort(key=lambda d: -values[d])
                 if abs(best_value) >= WIN - 1000:
                     break
-                if soft_stop is not None and soft_stop(plies):
+                if soft_stop is not None and soft_stop(plies, best_value):
                     break
         except _Abort:
             if opts.partial and iter_best != order[0]:
