@@ -37,6 +37,18 @@ def test_the_depth_column_appears_when_a_bot_reports_it() -> None:
     assert "depth" in r.output and "7.5" in r.output
 
 
+def test_by_map_adds_a_table_per_map_and_json_has_it_always() -> None:
+    args = ["duel", "builtin:wallhugger", "builtin:random", "-n", "4", "-j", "1"]
+    r = runner.invoke(app, [*args, "--maps", "arena-10,ring", "--by-map"])
+    assert r.exit_code == 0, r.output
+    by_map = r.output.split("By map")[1]
+    assert "arena-10@1" in by_map and "ring@1" in by_map and "A ms" in by_map
+    r = runner.invoke(app, [*args, "--maps", "arena-10,ring", "--json"])
+    data = json.loads(r.stdout)
+    assert sorted(line["map"] for line in data["by_map"]) == ["arena-10@1", "ring@1"]
+    assert sum(line["games"] for line in data["by_map"]) == 4
+
+
 def test_sprt_decision_is_reported() -> None:
     args = ["duel", "builtin:wallhugger", "builtin:random", "-n", "400", "--sprt", "0", "100"]
     r = runner.invoke(app, [*args, "--maps", "arena-10,arena-15,ring", "-j", "1"])

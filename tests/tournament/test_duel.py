@@ -228,6 +228,20 @@ def test_pool_items_combine_without_duplicates() -> None:
     assert len(default) == len(builtin_pool()) + 8
 
 
+def test_a_folder_brings_every_map_file_in_it(tmp_path: Path) -> None:
+    for name in ("b.txt", "a.map"):
+        (tmp_path / name).write_text("5 4\n#####\n#1 2#\n#   #\n#####\n")
+    (tmp_path / "notes.md").write_text("not a map")
+    assert [m.name for m in parse_pool(str(tmp_path))] == ["a", "b"]
+    (tmp_path / "c.txt").write_text("3 3\n###\n")
+    with pytest.raises(ValueError, match=r"c\.txt:3: expected 3 map rows"):
+        parse_pool(str(tmp_path))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(MapError, match=r"a folder with no \.map or \.txt file"):
+        parse_pool(str(empty))
+
+
 def test_builtin_skips_what_the_bots_cannot_play_but_a_named_map_is_an_error() -> None:
     tron = parse_bot_spec("cmd:./bot", "tron2010")
 

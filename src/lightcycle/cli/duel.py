@@ -108,6 +108,14 @@ def duel(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the results as JSON instead of a table.")
     ] = False,
+    by_map: Annotated[
+        bool,
+        typer.Option(
+            "--by-map",
+            help="Also show the results map by map, worst for A first (score, Elo, time "
+            "per move of both sides, failures): where a bot loses.",
+        ),
+    ] = False,
     executor: ExecutorOption = "process",
     ray_address: RayAddressOption = None,
 ) -> None:
@@ -126,6 +134,9 @@ def duel(
     Example: lightcycle duel py:v2.py py:v1.py --games 400 --move-time 0.1 --sprt 0 20
 
     Example: lightcycle duel py:v2.py py:v1.py --games 4000 --executor ray --ray-address auto
+
+    Example: lightcycle duel builtin:strong cmd:./champion --protocol tron2010 --maps
+    my-maps/ --by-map
     """
     from lightcycle.maps.registry import get_map  # noqa: F401 -- fail early on a broken install
     from lightcycle.referee.clock import TimeControl
@@ -204,17 +215,19 @@ def duel(
                     limits=Limits(sandbox=sandbox),
                 )
         except DuelInterrupted as stop:
-            _show(stop.result, out, as_json)
+            _show(stop.result, out, as_json, by_map)
             raise typer.Exit(INTERRUPTED) from None
-    _show(result, out, as_json)
+    _show(result, out, as_json, by_map)
 
 
-def _show(result: DuelResult, out: Path | None, as_json: bool) -> None:
+def _show(result: DuelResult, out: Path | None, as_json: bool, maps: bool = False) -> None:
     """The report (or the JSON), and where the files are."""
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=1, allow_nan=False))
         return
     console.print(report(result))
+    if maps and result.pairs:
+        console.print(map_report(result))
     if out is not None:
         console.print(f"results.json, replays and logs in {out}/", highlight=False)
 
@@ -312,3 +325,34 @@ def report(result: DuelResult) -> Group:
         stopped = " (stopped early)" if result.stopped_early else ""
         lines.append(Text(f"SPRT: {s.describe()}{when}{stopped}", style=style))
     return Group(table, *lines)
+
+
+def map_report(result: DuelResult) -> Table:
+    """The duel map by map (`duelmaps.by_map`), worst score for A first."""
+    from lightcycle.tournament.duelmaps import by_map
+
+    a, b = result.bots
+    table = Table(title=f"By map, A = {a.name}, B = {b.name}", header_style="bold")
+    # no Elo column: a map's few pairs give intervals too wide to read (results.json
+    # has them, by_map)
+    columns = ["map", "games", "W", "D", "L", "score", "A ms", "B ms", "fails", "turns"]
+    for col in columns:
+        if col == "map":  # a map's name is what the table is for: never cut short
+            table.add_column(col, no_wrap=True, min_width=max(len(m) for m in result.maps))
+        else:
+            table.add_column(col, justify="right", no_wrap=col in ("score", "fails"))
+    for line in by_map(result.pairs):
+        t = line.trinomial
+        table.add_row(
+            line.map,
+            str(line.games),
+            str(t.wins),
+            str(t.draws),
+            str(t.losses),
+            f"{line.score:.1%}",
+            f"{line.ms[0]:.1f}",
+            f"{line.ms[1]:.1f}",
+            f"{line.failures[0]}/{line.failures[1]}",
+            f"{line.turns:.0f}",
+        )
+    return table

@@ -76,7 +76,8 @@ DEFAULT_POOL = "builtin,random:8"
 """Every built-in two-player grid map and eight seeded random symmetric maps."""
 
 POOL_SYNTAX = (
-    "a map name or file (ring, maps/my.map), builtin (every built-in two-player grid map), "
+    "a map name or file (ring, maps/my.map), a folder (every .map and .txt file in it), "
+    "builtin (every built-in two-player grid map), "
     "random:N (N random symmetric maps seeded from the duel's or tournament's seed) or "
     "random-SEED (one random map)"
 )
@@ -162,6 +163,13 @@ def parse_pool(
             specs = [symmetric_map(s) for s in random_seeds(seed, int(count))]
         elif item.startswith("random-") and item.removeprefix("random-").isdigit():
             specs = [symmetric_map(int(item.removeprefix("random-")))]
+        elif Path(item).is_dir():
+            files = sorted(
+                f for f in Path(item).iterdir() if f.suffix in (".map", ".txt") and f.is_file()
+            )
+            if not files:
+                raise MapError(f"map pool item {item!r}: a folder with no .map or .txt file")
+            specs = [get_map(str(f)) for f in files]  # a bad file's error names it
         else:
             try:
                 specs = [get_map(item)]
@@ -767,6 +775,9 @@ class DuelResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, strictly valid JSON data for ``results.json``."""
+        # duelmaps groups PairResults, so it imports this module: import it here
+        from lightcycle.tournament.duelmaps import by_map
+
         t = self.trinomial
         return {
             "complete": self.complete,
@@ -790,6 +801,7 @@ class DuelResult:
             "control": dict(self.control),
             "workers": self.workers,
             "wall_seconds": json_number(round(self.wall_seconds, 3)),
+            "by_map": [line.to_dict() for line in by_map(self.pairs)],
             "pairs": [p.to_dict() for p in self.pairs],
         }
 
