@@ -7,9 +7,19 @@ interpreter, as the sandbox starts it.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+
+from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.registry import make_bot
+from lightcycle.maps.registry import get_map
+from lightcycle.protocols.base import Params
+from lightcycle.protocols.jsonl import JsonLines
+from lightcycle.rules.engine import new_game
+from lightcycle.rules.observe import ClockView, View
+from lightcycle.rules.variants import get_ruleset
 
 BOT = Path(__file__).resolve().parents[1] / "judge" / "service" / "bots" / "tron3d_bot.py"
 
@@ -49,3 +59,40 @@ def test_the_package_names_load_on_first_use() -> None:
     from lightcycle.remote.inprocess import InProcessBot
 
     assert Relayed is InProcessBot
+
+
+class _ClockKeeper(Bot):
+    """A flood-fill bot keeping each move's `View.clock`."""
+
+    def __init__(self) -> None:
+        self.inner = make_bot("builtin:floodfill")
+        self.clocks: list[ClockView | None] = []
+
+    def move(self, view: View) -> MoveAnswer:
+        self.clocks.append(view.clock)
+        return self.inner.move(view)
+
+
+def test_a_relayed_bot_keeps_its_own_clock_from_the_start_message() -> None:
+    """The server's clock is far away: the relay charges the bot's own time to the
+    controls the start message gave, so a bank or a CPU budget can be planned."""
+    from lightcycle.remote.inprocess import InProcessBot
+
+    state = new_game(get_ruleset("classic"), get_map("arena-15"), seed=1)
+    codec = JsonLines(0)
+    control = {"move": 0.1, "first_move": 1.0, "bank": 2.0, "average": None, "cpu": 3.0}
+    params = Params(first_move_time=1.0, move_time=0.1, time=control)
+    keeper = _ClockKeeper()
+    relay = InProcessBot(keeper)
+    relay.start_game()
+    assert relay.deliver(codec.start(state, params).decode()) == []
+    for _ in range(3):
+        (reply,) = relay.deliver(codec.turn(state).decode())
+        assert "move" in json.loads(reply)
+    first, second, third = keeper.clocks
+    assert first is not None and second is not None and third is not None
+    assert (first.moves, second.moves, third.moves) == (0, 1, 2)
+    assert first.first_move == 1.0 and first.move == 0.1 and first.bank_left == 2.0
+    assert first.cpu == 3.0 and first.cpu_left == 3.0
+    assert third.cpu_left is not None and third.cpu_left <= 3.0
+    assert third.mean >= 0.0 and third.average is None

@@ -7,13 +7,15 @@ would say of the same behaviour: the verdict, the forfeit, the replay.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from typing import Any
 
+from lightcycle.referee.clock import TimeControl
 from lightcycle.replay.model import Replay
 from lightcycle.server.game import GameResult, run_game
 from lightcycle.server.seats import BuiltinSeat, RemoteSeat
-from tests.server.clients import Pair, jsonl_bot, readline, scheme_client, spec
+from tests.server.clients import MOVE, Pair, jsonl_bot, readline, scheme_client, spec
 
 
 def play(coro: Any) -> Any:
@@ -166,3 +168,35 @@ def test_two_builtins_play_and_on_frame_errors_are_ignored() -> None:
     )
     assert result.turns > 0 and all(s.verdict == "ok" for s in result.seats)
     assert sorted(s.result for s in result.seats) in (["loss", "win"], ["draw", "draw"])
+
+
+class _ClockReader:
+    """A bot that goes straight on and keeps the `View.clock` of every move."""
+
+    def __init__(self) -> None:
+        from lightcycle.bots.registry import make_bot
+
+        self.inner = make_bot("builtin:floodfill")
+        self.clocks: list[Any] = []
+        self.display_name = "ClockReader"
+
+    def start(self, view: Any) -> None:
+        pass
+
+    def move(self, view: Any) -> Any:
+        self.clocks.append(view.clock)
+        return self.inner.move(view)
+
+
+def test_a_builtin_bot_sees_its_whole_clock() -> None:
+    seat = BuiltinSeat("builtin:floodfill")
+    reader = _ClockReader()
+    seat.instance = reader  # type: ignore[assignment]
+    control = TimeControl(move=MOVE, first_move=MOVE, cpu=5.0)
+    game = dataclasses.replace(spec(), time=control)
+    result = play(run_game(game, [seat, BuiltinSeat("builtin:chaser")]))
+    assert result.turns > 2 and len(reader.clocks) >= 3
+    first, second, last = reader.clocks[0], reader.clocks[1], reader.clocks[-1]
+    assert first.moves == 0 and second.moves == 1 and last.moves == len(reader.clocks) - 1
+    assert second.move == MOVE and second.cpu == 5.0
+    assert first.cpu_left == 5.0 and last.cpu_left is not None and 0 < last.cpu_left < 5.0

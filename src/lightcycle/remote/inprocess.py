@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+from collections.abc import Mapping
 from typing import Any
 
 from lightcycle.bots.api import Bot
@@ -21,7 +23,59 @@ from lightcycle.core.state import GameState
 from lightcycle.core.topology import GridTopology, Heading
 from lightcycle.remote.decode import DecodeError, JsonlDecoder
 from lightcycle.rules.legal import answers_by_cycle, moves_this_turn, read_answer
-from lightcycle.rules.observe import View
+from lightcycle.rules.observe import ClockView, View
+
+
+class OwnClock:
+    """The seat's time account as the bot's side can keep it, for `View.clock`.
+
+    The referee's `Clock` is on the server; the start message says the controls
+    (``time``: move, first_move, bank, average, cpu) and this charges each move with the
+    bot's own time, so a searching bot can plan a bank or a CPU budget as it does
+    in-process. Its own time leaves out the network, which the server charges less its
+    latency allowance: the bank left here is an estimate, on the generous side.
+    """
+
+    def __init__(self, controls: Mapping[str, Any]) -> None:
+        def number(key: str) -> float | None:
+            value = controls.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return None
+            return float(value)
+
+        self.move = number("move")
+        self.first_move = number("first_move")
+        self.average = number("average")
+        self.cpu = number("cpu")
+        self.bank_left = number("bank") or 0.0
+        self.moves = 0
+        self.used = 0.0
+        self.cpu_used = 0.0
+
+    def view(self) -> ClockView:
+        """The account before the next move."""
+        after_first = self.moves - 1
+        return ClockView(
+            move=self.move,
+            first_move=self.first_move if self.first_move is not None else self.move,
+            bank_left=self.bank_left,
+            average=self.average,
+            moves=self.moves,
+            mean=self.used / after_first if after_first > 0 else 0.0,
+            cpu=self.cpu,
+            cpu_left=None if self.cpu is None else max(0.0, self.cpu - self.cpu_used),
+        )
+
+    def charge(self, seconds: float, cpu_seconds: float) -> None:
+        """Count a move that took ``seconds`` (``cpu_seconds`` of this process's CPU)."""
+        first = self.moves == 0
+        self.moves += 1
+        self.cpu_used += cpu_seconds
+        if first:
+            return
+        self.used += seconds
+        if self.move is not None and seconds > self.move:
+            self.bank_left = max(0.0, self.bank_left - (seconds - self.move))
 
 
 class LocalBot:
@@ -98,6 +152,7 @@ class InProcessBot(LocalBot):
         self.bot = make_bot(bot)
         self.display_name = self.bot.display_name
         self.decoder = JsonlDecoder()
+        self.clock = OwnClock({})
         self._started = False
 
     def start_game(self) -> None:
@@ -131,6 +186,7 @@ class InProcessBot(LocalBot):
             return None
         seat = self.decoder.seat
         if kind == "start":
+            self.clock = OwnClock(self.decoder.time)
             try:
                 self.bot.start(View(state, seat))
             except Exception as exc:  # a bot's bug: said, and the game goes on
@@ -142,9 +198,16 @@ class InProcessBot(LocalBot):
         if not mine:
             return None
         limit = self.decoder.time.get("first_move" if state.turn == 0 else "move")
-        view = View(state, seat, float(limit) if isinstance(limit, int | float) else None)
+        view = View(
+            state,
+            seat,
+            float(limit) if isinstance(limit, int | float) else None,
+            self.clock.view(),
+        )
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             answer = self.bot.move(view)
+            self.clock.charge(time.perf_counter() - t0, time.process_time() - c0)
             pairs = answers_by_cycle(state, mine, answer)
             if sum(c.alive for c in state.cycles_of(seat)) == 1:  # "move" needs one live cycle
                 reply: dict[str, Any] = {"move": _reply(state, *pairs[0])}

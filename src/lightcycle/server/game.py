@@ -118,6 +118,8 @@ class _Run:
     verdict: Verdict = OK
     failed: bool = False
     times: list[float] = field(default_factory=list)
+    cpu_used: float = 0.0
+    """CPU seconds a built-in bot has used in this game (`ClockView.cpu_left`)."""
 
 
 def _read_move(codec: Codec, state: GameState, buf: bytearray) -> Answers | None:
@@ -235,11 +237,12 @@ class _Game:
         bot = seat.instance
         allowance = run.clock.allowance()
         limit = allowance if allowance != float("inf") else None
+        clock = run.clock.view(run.cpu_used)
 
         def move() -> tuple[object, float, int]:
             t0 = time.perf_counter()
             c0 = time.thread_time_ns()
-            answer = bot.move(View(state, run.index, limit))
+            answer = bot.move(View(state, run.index, limit, clock))
             return answer, time.perf_counter() - t0, (time.thread_time_ns() - c0) // 1000
 
         try:
@@ -254,6 +257,7 @@ class _Game:
             return None
         if cpu is not None:
             cpu[run.index] = used
+        run.cpu_used += used / 1e6
         run.times.append(elapsed)
         self.turn_times[run.index] = elapsed
         if not run.clock.charge(elapsed) and not plays_reproducibly(bot):
