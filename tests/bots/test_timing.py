@@ -85,6 +85,11 @@ def test_timing_vector(line: str) -> None:
     elif kind == "next_cost":
         before = _number(args["before"])
         assert _close(timing.next_cost(float(args["last"]), before), float(want_text))
+    elif kind == "start_next":
+        got = timing.start_next(
+            float(args["elapsed"]), float(args["predicted"]), float(args["target"])
+        )
+        assert got == {"yes": True, "no": False}[want_text], line
     else:
         pytest.fail(f"unknown vector kind {kind!r}: {line}")
 

@@ -216,6 +216,9 @@ class _Searcher(Bot):
 
     options = SearchOptions()
     solver = True
+    start_share = timing.START
+    """Below this share of the move's target another iteration always starts
+    (`timing.start_next`)."""
     fraction = 0.6
     growth = 3.2
     """The legacy clock: the share of the limit searched, and how many times the time so
@@ -320,8 +323,9 @@ class _Searcher(Bot):
                 if more > crit and not endgame:
                     again = timing.plan(limit, clock, view.turn, left, more)
                     target, hard = start + again.target, start + again.hard
-            ends = t + timing.next_cost(costs[-1], costs[-2] if len(costs) > 1 else None)
-            return ends > min(target, hard)
+            cost = timing.next_cost(costs[-1], costs[-2] if len(costs) > 1 else None)
+            aim = min(target, hard) - start
+            return not timing.start_next(t - start, cost, aim, self.start_share)
 
         return out_of_time, soft_stop
 
