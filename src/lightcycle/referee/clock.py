@@ -136,16 +136,8 @@ class Clock:
                 control's ``cpu`` budget).
         """
         c = self.control
-        after_first = self.moves - 1
-        return ClockView(
-            move=c.move,
-            first_move=c.first_move if c.first_move is not None else c.move,
-            bank_left=self.bank_left,
-            average=c.average,
-            moves=self.moves,
-            mean=self.used / after_first if after_first > 0 else 0.0,
-            cpu=c.cpu,
-            cpu_left=None if c.cpu is None else max(0.0, c.cpu - cpu_used),
+        return ClockView.account(
+            c.move, c.first_move, self.bank_left, c.average, self.moves, self.used, c.cpu, cpu_used
         )
 
     def cpu_exceeded(self, cpu_seconds: float) -> bool:

@@ -54,16 +54,15 @@ class OwnClock:
 
     def view(self) -> ClockView:
         """The account before the next move."""
-        after_first = self.moves - 1
-        return ClockView(
-            move=self.move,
-            first_move=self.first_move if self.first_move is not None else self.move,
-            bank_left=self.bank_left,
-            average=self.average,
-            moves=self.moves,
-            mean=self.used / after_first if after_first > 0 else 0.0,
-            cpu=self.cpu,
-            cpu_left=None if self.cpu is None else max(0.0, self.cpu - self.cpu_used),
+        return ClockView.account(
+            self.move,
+            self.first_move,
+            self.bank_left,
+            self.average,
+            self.moves,
+            self.used,
+            self.cpu,
+            self.cpu_used,
         )
 
     def charge(self, seconds: float, cpu_seconds: float) -> None:

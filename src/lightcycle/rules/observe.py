@@ -47,6 +47,34 @@ class ClockView:
     cpu: float | None = None
     cpu_left: float | None = None
 
+    @classmethod
+    def account(
+        cls,
+        move: float | None,
+        first_move: float | None,
+        bank_left: float,
+        average: float | None,
+        moves: int,
+        used: float,
+        cpu: float | None,
+        cpu_used: float,
+    ) -> ClockView:
+        """The view of a time account kept as running totals (the referee's `Clock`,
+        a relayed bot's own): ``used`` is the wall seconds of the moves after the first,
+        ``cpu_used`` the CPU seconds of the game so far; a missing first-move limit is
+        the per-move one."""
+        after_first = moves - 1
+        return cls(
+            move=move,
+            first_move=first_move if first_move is not None else move,
+            bank_left=bank_left,
+            average=average,
+            moves=moves,
+            mean=used / after_first if after_first > 0 else 0.0,
+            cpu=cpu,
+            cpu_left=None if cpu is None else max(0.0, cpu - cpu_used),
+        )
+
 
 class View:
     """One seat's view of a game state.
