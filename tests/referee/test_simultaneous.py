@@ -7,15 +7,18 @@ time. Real processes follow scripts (``scripted_bot.py``); the in-process bot sl
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.maps.registry import get_map
 from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.game import GameRecord, play_game
-from lightcycle.referee.players import BotSpec, InProcessPlayer, make_player
+from lightcycle.referee.players import BotSpec, InProcessPlayer, Player, make_player
 from lightcycle.rules.observe import View
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits
@@ -93,3 +96,56 @@ def test_a_program_gets_no_extra_time_while_an_in_process_bot_thinks() -> None:
     program = record.seats[0]
     assert program.verdict.kind == "timeout", program.verdict
     assert record.seats[1].verdict.ok
+
+
+class CollectorProbe(Bot):
+    """Notes, at each move, whether the garbage collector could run."""
+
+    name = "CollectorProbe"
+
+    def __init__(self, seen: list[bool]) -> None:
+        self.seen = seen
+
+    def move(self, view: View) -> MoveAnswer:
+        self.seen.append(gc.isenabled())
+        return "n"
+
+
+class ProbePlayer(InProcessPlayer):
+    """An in-process seat playing `CollectorProbe`."""
+
+    def __init__(self, seen: list[bool]) -> None:
+        super().__init__(BotSpec(text="builtin:random", kind="inproc", name="CollectorProbe"))
+        self.seen = seen
+
+    def new_game(self) -> Bot:
+        self.bot = CollectorProbe(self.seen)
+        return self.bot
+
+
+@pytest.mark.parametrize("beside", ["program", "in-process"])
+def test_no_garbage_collection_lands_on_a_clock(beside: str) -> None:
+    """A full collection takes 60-160 ms in a worker with the compiled search loaded;
+    the referee holds it off while any seat is timed (an in-process bot thinking on the
+    worker thread beside a program, or alone), and lets it run between turns."""
+    seen: list[bool] = []
+    other: Player
+    if beside == "program":
+        spec = BotSpec(
+            text="script",
+            kind="program",
+            command=(sys.executable, str(SCRIPT)),
+            protocol="tron2010",
+        )
+        other = make_player(spec, Limits(), None)
+    else:
+        other = ProbePlayer(seen)
+    probe = ProbePlayer(seen)
+    assert gc.isenabled()
+    try:
+        play_game([other, probe], get_map("arena-10"), get_ruleset("classic"), seed=0)
+    finally:
+        other.shutdown()
+        probe.shutdown()
+    assert len(seen) >= 2 and not any(seen)
+    assert gc.isenabled()

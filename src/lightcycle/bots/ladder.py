@@ -19,23 +19,22 @@ hands over to `lightcycle.bots.multi.MultiStrong` and the others to a territory 
 
 from __future__ import annotations
 
-import gc
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from lightcycle.bots import timing
 from lightcycle.bots.api import Bot, MoveAnswer
 from lightcycle.bots.builtin import answer_for, crash_move
+from lightcycle.bots.collection import no_collection
 from lightcycle.bots.multi import MultiStrong
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions, separated
 from lightcycle.bots.search.endgame import greedy_fill, solve_fill
+from lightcycle.bots.search.endgame import prepare as prepare_endgame
 from lightcycle.core.moves import Move
 from lightcycle.rules.observe import View
 
@@ -45,34 +44,6 @@ DEFAULT_MOVE_TIME = 0.1
 MOVES_KEPT = 1000
 """Per-move figures (time, plies) a searching bot keeps for its report: a duel on the
 largest boards is a few hundred moves; past this, only the means go on."""
-
-_gc_lock = threading.Lock()
-_gc_holders = 0
-_gc_restore = False
-
-
-@contextmanager
-def no_collection() -> Iterator[None]:
-    """Hold off the cyclic garbage collector for the duration (one move's search).
-
-    The collector is process-wide, and a tournament worker may run bots on several
-    threads: the first holder disables it (remembering whether it was enabled) and the
-    last one to leave enables it again, so overlapping moves neither re-enable it under
-    each other nor leave it off.
-    """
-    global _gc_holders, _gc_restore
-    with _gc_lock:
-        if _gc_holders == 0:
-            _gc_restore = gc.isenabled()
-            gc.disable()
-        _gc_holders += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_holders -= 1
-            if _gc_holders == 0 and _gc_restore:
-                gc.enable()
 
 
 class DuelPosition:
@@ -373,12 +344,20 @@ class _Searcher(Bot):
                 self.move_plies.append(self._plies)
             return answer
 
-    def _duel_move(self, view: View, start: float) -> MoveAnswer:
-        pos = DuelPosition(view)
-        k = pos.kernel
-        moves = pos.moves(pos.me)
-        if not moves:
-            return crash_move(view)
+    def start(self, game: View) -> None:
+        """Build the board's search and endgame tables now, off every clock.
+
+        On a big board they take longer than a move may (arena-50: about 90 ms for the
+        endgame's), and made at the first move that needs them they were on its clock.
+        """
+        if is_duel(game):
+            kernel = DuelPosition(game).kernel
+            self._search_for(kernel)
+            if self.solver:
+                prepare_endgame(kernel)
+
+    def _search_for(self, k: Kernel) -> DuelSearch:
+        """The game's search on board ``k`` (made on the first call for a board)."""
         if self._search is None or self._search.kernel is not k:
             opts = self.options
             if self.depth_limit is not None:
@@ -386,7 +365,15 @@ class _Searcher(Bot):
             if self.node_limit is None and not self.pure_chambers and not native.available():
                 opts = replace(opts, chambers=False)
             self._search = DuelSearch(k, opts)
-        search = self._search
+        return self._search
+
+    def _duel_move(self, view: View, start: float) -> MoveAnswer:
+        pos = DuelPosition(view)
+        k = pos.kernel
+        moves = pos.moves(pos.me)
+        if not moves:
+            return crash_move(view)
+        search = self._search_for(k)
         apart = search.separated(pos.me, pos.other, pos.occ)
         out_of_time, soft_stop = self._clock(view, start, pos, apart)
         if apart:
@@ -543,6 +530,8 @@ class Strong(_Searcher):
             self._multi = _multi_bot()
             self._multi.start(game)
             self.reproducible = False
+            return
+        super().start(game)
 
 
 def _head_gap(k: Kernel, me: int, other: int, free: int) -> int | None:

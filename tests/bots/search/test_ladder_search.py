@@ -9,7 +9,7 @@ import time
 import weakref
 
 from lightcycle.bots import ladder
-from lightcycle.bots.ladder import Medium, Strong, no_collection
+from lightcycle.bots.ladder import Medium, Strong
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.duel import DuelSearch, SearchOptions
 from lightcycle.core.topology import Heading
@@ -162,27 +162,6 @@ def test_no_collection_during_a_move_and_enabled_after() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
-
-
-def test_overlapping_moves_on_threads_restore_the_collector_once() -> None:
-    assert gc.isenabled()
-    inside = threading.Barrier(2)
-    out: list[bool] = []
-
-    def hold(first: bool) -> None:
-        with no_collection():
-            inside.wait()
-            if first:
-                out.append(gc.isenabled())  # the other thread is still inside
-            inside.wait()
-
-    threads = [threading.Thread(target=hold, args=(i == 0,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert out == [False]
-    assert gc.isenabled() and ladder._gc_holders == 0
 
 
 def test_the_clock_runs_from_the_call_not_from_the_search(monkeypatch) -> None:  # type: ignore[no-untyped-def]
