@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lightcycle.bots import multi, timing
+from lightcycle.bots import multi_turn, timing
 from lightcycle.bots.multi import MultiStrong
 from lightcycle.core.moves import DeathCause, Move
 from lightcycle.maps.registry import get_map
@@ -162,7 +162,7 @@ def test_its_clock_shares_a_cpu_budget_over_the_moves_left() -> None:
     state = new_game(get_ruleset("ffa"), get_map("ffa4"), seed=1, players=4)
     view = View(state, 0, 0.1, ClockView(move=0.1, moves=3, cpu=2.0, cpu_left=0.0))
     # four cycles on an open board: the horizon's cap, not the board, bounds the estimate
-    assert multi._moves_left(view) == timing.HORIZON_MAX
+    assert multi_turn.moves_left(view) == timing.HORIZON_MAX
     # no CPU left: every moving cycle still gets a legal move (the cheap choice)
     answer = MultiStrong().move(view)
     assert isinstance(answer, dict)

@@ -238,7 +238,7 @@ def test_a_folder_brings_every_map_file_in_it(tmp_path: Path) -> None:
         parse_pool(str(tmp_path))
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(MapError, match=r"a folder with no \.map or \.txt file"):
+    with pytest.raises(MapError, match=r"a folder with no \.map or \.txt file; put map files"):
         parse_pool(str(empty))
 
 

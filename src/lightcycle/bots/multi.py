@@ -56,14 +56,13 @@ from dataclasses import dataclass
 
 from lightcycle.bots import timing
 from lightcycle.bots.api import Bot, MoveAnswer
+from lightcycle.bots.multi_turn import Turn, moves_left, territory
 from lightcycle.bots.search import native
-from lightcycle.bots.search.bitboard import Kernel, kernel_for
 from lightcycle.bots.search.chambers import fill_bound, parity_bound
 from lightcycle.bots.search.endgame import solve_fill
 from lightcycle.core.moves import Move
 from lightcycle.core.state import Cycle
-from lightcycle.core.topology import OFF, GridTopology
-from lightcycle.rules.legal import moves_this_turn
+from lightcycle.core.topology import OFF
 from lightcycle.rules.observe import View
 
 DEFAULT_TIME = 0.1
@@ -72,12 +71,6 @@ DEFAULT_TIME = 0.1
 SAFETY = 0.6
 """Fraction of the move's time after which the remaining cycles take the cheap choice,
 where the referee says nothing of its time control (`View.clock` is ``None``)."""
-
-TIGHT_CELLS = 1600
-"""Territories of at most this many cells, divided by the square of the cycles to move
-this turn, count by their `fill_bound`; larger ones by the cheaper checkerboard bound.
-(Ten cycles to move: 16 cells; one: 1600. With many cycles territories are small and
-the time is better spent elsewhere; and in ``teams`` CPU time decides contests.)"""
 
 HUG = 0.05
 """Value lost per free neighbour of the destination: between moves of equal room, hug
@@ -110,11 +103,6 @@ ESCAPE_CELLS = 400
 """A cycle with a jump left whose region has fewer free cells than this looks for a jump
 over the wall into a region at least twice as large."""
 
-LOOKAHEAD_CELLS = 4000
-"""Boards of at most this many cells (times the cycles to move) get the reply lookahead:
-each move is also judged by the best next move after the worst reply of the nearest
-enemy head within `REPLY_RADIUS` steps."""
-
 REPLY_RADIUS = 3
 """Enemy heads farther than this from a move's cell cannot cut it off next turn."""
 
@@ -123,138 +111,6 @@ REPLY_WEIGHT = 0.5
 
 DEAD = -1.0e9
 """The value of a move that crashes at once."""
-
-
-class _Turn:
-    """What every cycle's decision shares in one turn: the board, the threats, the rules.
-
-    Attributes:
-        state: the state before the turn.
-        kernel: the board's bit-parallel kernel.
-        grid: the grid topology, or ``None`` on a graph board.
-        movers: how many of this bot's cycles move this turn.
-        tight: territories up to this size count by their `fill_bound`.
-        lookahead: whether moves are judged one turn deeper (small boards).
-        danger: free cells an enemy head may enter this turn.
-        enemy_heads: the cells of every live enemy head.
-        enemy_fronts: per enemy cycle moving this turn, its head and its free neighbours.
-        lose: the chance of losing a contest for a cell (1: lost for sure).
-        paranoid: contests are lost for sure, so enemies count as already on every
-            free cell next to their heads.
-        risk: per ``danger`` cell, the chance that a cycle of this bot moving there dies:
-            that an enemy head next to it picks it (one of its free cells, at random as
-            far as this bot knows), times that the contest is lost.
-        can_jump: the rules allow jumps.
-        remaining: moves a cycle without turbo still makes before the round limit
-            (``None``: no limit that matters).
-        items: items on the board, cell to kind (``item_mask``: their cells).
-        item_worth: per item kind, its worth in moves.
-        ghost_duration: moves a ghost item lasts.
-        reserved: free bonus cells before the items appear (stepping on one spoils it).
-    """
-
-    def __init__(self, view: View, contest_win: bool) -> None:
-        state = view.state
-        self.state = state
-        topo = state.board.topology
-        self.kernel: Kernel = kernel_for(topo)
-        self.grid = topo if isinstance(topo, GridTopology) else None
-        self.nbrs = topo.neighbours
-        self.movers = max(1, len(view.moving_cycles))
-        self.tight = TIGHT_CELLS // self.movers**2
-        self.lookahead = topo.size * self.movers <= LOOKAHEAD_CELLS
-        occ = state.occupied
-        stages = tuple(getattr(state.ruleset, "stages", ()))
-        self.can_jump = "movement.jump" in stages
-        if "collision.priority" in stages:
-            lose = 0.05 if contest_win else 1.0  # the team with less CPU time wins
-        elif "collision.random_order" in stages:
-            lose = 0.5  # the first into the vertex wins; the order is a coin toss
-        else:
-            lose = 1.0  # simultaneous: both die
-        danger = 0
-        heads = 0
-        stay: dict[int, float] = {}
-        self.enemy_fronts: list[tuple[int, int]] = []
-        for c in state.cycles:
-            if not c.alive or c.team == view.seat:
-                continue
-            heads |= 1 << c.head
-            if moves_this_turn(state, c.index):
-                front = self.front(c.head)
-                danger |= front
-                self.enemy_fronts.append((c.head, front))
-                # an enemy picks one of its free cells: each with chance 1/k
-                share = 1.0 / max(1, front.bit_count())
-                for d in self.nbrs[c.head]:
-                    if (front >> d) & 1:
-                        stay[d] = stay.get(d, 1.0) * (1.0 - share)
-        self.danger = danger
-        self.enemy_heads = heads
-        # where contests are lost for sure, count enemies as already on every cell they
-        # can enter this turn; where they are a coin toss, as on their heads
-        self.paranoid = lose >= 1.0
-        self.lose = lose
-        self.risk = {d: lose * (1.0 - p) for d, p in stay.items()}
-        settings = view.settings
-        rounds = getattr(settings, "nb_rounds", None)
-        self.remaining: int | None = None
-        if isinstance(rounds, int):
-            # turns state.turn + 1 .. rounds are left; normal cycles move on odd turns
-            self.remaining = max(0, (rounds + 1) // 2 - (state.turn + 1) // 2)
-        self.items = dict(state.items)
-        points = float(getattr(settings, "move_points", 10) or 10)
-        self.item_worth = {
-            "points": float(getattr(settings, "score_bonus", 50)) / points,
-            "turbo": float(getattr(settings, "turbo_duration", 8)) / 2,
-            "ghost": 2.0,
-        }
-        self.ghost_duration = int(getattr(settings, "ghost_duration", 3))
-        bonus_round = getattr(settings, "bonus_round", None)
-        self.reserved = 0
-        if isinstance(bonus_round, int) and state.turn < bonus_round:
-            for b in state.board.bonus:
-                if not (occ >> b) & 1:
-                    self.reserved |= 1 << b
-        self.item_mask = 0
-        for cell in self.items:
-            self.item_mask |= 1 << cell
-
-    def front(self, cell: int) -> int:
-        """The free cells next to ``cell``."""
-        occ = self.state.occupied
-        out = 0
-        for d in self.nbrs[cell]:
-            if not (occ >> d) & 1:
-                out |= 1 << d
-        return out
-
-    def contested(self, value: float, cell: int) -> float:
-        """The value of moving into a ``danger`` cell: the move's value if it survives
-        the contest, nothing if not, and a little less to prefer a sure move."""
-        return value * (1.0 - self.risk.get(cell, 0.0)) - 1.0
-
-    def cap(self, value: float, turbo: int) -> float:
-        """Room beyond the moves left before the round limit is worth little."""
-        if self.remaining is None:
-            return value
-        limit = self.remaining + turbo
-        return min(value, limit) + 0.01 * value
-
-
-def _moves_left(view: View) -> int:
-    """The moves-left estimate: the free cells this seat's cycles reach, shared by the
-    live cycles (they all fill the same board)."""
-    k = kernel_for(view.topology)
-    free = k.full & ~view.state.occupied
-    heads = 0
-    for c in view.my_cycles:
-        if c.alive and c.head != OFF:
-            heads |= 1 << c.head
-    live = sum(1 for c in view.state.cycles if c.alive)
-    cap = 2 * timing.HORIZON_MAX * max(1, live)
-    reach, _ = k.flood_upto(heads, free, cap)
-    return timing.moves_left(reach.bit_count(), live)
 
 
 @dataclass
@@ -331,7 +187,7 @@ class MultiStrong(Bot):
         if view.clock is None:
             deadline = started + SAFETY * limit
         else:
-            left = _moves_left(view)
+            left = moves_left(view)
             deadline = started + timing.plan(limit, view.clock, view.turn, left).hard
         cpu = view.cpu
         mine = cpu[view.seat] if view.seat < len(cpu) else 0
@@ -339,7 +195,7 @@ class MultiStrong(Bot):
         # teams: the team with less CPU time so far, this turn's included, moves first and
         # wins contests; count on that only with a margin of three of its own turns
         contest_win = mine + 3_000_000 * self._turn_cost < theirs
-        turn = _Turn(view, contest_win)
+        turn = Turn(view, contest_win)
         occ = state.occupied
         movers = sorted(view.moving_cycles, key=lambda c: (turn.front(c.head).bit_count(), c.index))
         positions = {c.index: c.head for c in state.cycles if c.alive}
@@ -365,7 +221,7 @@ class MultiStrong(Bot):
     # -- one cycle -------------------------------------------------------------------------
     def _context(
         self,
-        t: _Turn,
+        t: Turn,
         c: Cycle,
         blocked: int,
         positions: dict[int, int],
@@ -390,7 +246,7 @@ class MultiStrong(Bot):
                 close.append((p, room))
         return _Cycle(c, blocked, others, sources, close, t.danger)
 
-    def _choose(self, t: _Turn, x: _Cycle) -> Move:
+    def _choose(self, t: Turn, x: _Cycle) -> Move:
         """The move of one cycle (see the class docstring)."""
         c = x.cycle
         kernel = t.kernel
@@ -442,14 +298,14 @@ class MultiStrong(Bot):
             return choice._replace(use_item=True)
         return choice
 
-    def _steps(self, t: _Turn, c: Cycle) -> list[int]:
+    def _steps(self, t: Turn, c: Cycle) -> list[int]:
         """The cells one step from ``c`` (``OFF`` included on a walled grid)."""
         if t.grid is not None:
             base = c.head * 4
             return list(dict.fromkeys(t.grid.step_table[base : base + 4]))
         return list(t.nbrs[c.head])
 
-    def _assess(self, t: _Turn, x: _Cycle, d: int) -> tuple[float, int]:
+    def _assess(self, t: Turn, x: _Cycle, d: int) -> tuple[float, int]:
         """Estimate the moves cycle ``x`` still makes after moving to free cell ``d``.
 
         Alone in its region, the region's `fill_bound`; sharing it, its usable territory
@@ -486,7 +342,7 @@ class MultiStrong(Bot):
             v = float(fill_bound(kernel, d, region)) - 2 * hug
         else:
             rivals = x.sources & ~bit
-            mine = _territory(kernel, bit, rivals, free & ~rivals)
+            mine = territory(kernel, bit, rivals, free & ~rivals)
             n = mine.bit_count()
             v = self._usable(t, d, mine, n) - hug
         v = t.cap(v + ROOM_WEIGHT * min(room, ROOM_CAP), c.turbo)
@@ -505,7 +361,7 @@ class MultiStrong(Bot):
             v -= 3.0
         return v, room
 
-    def _reply(self, t: _Turn, x: _Cycle, d: int, value: float) -> float:
+    def _reply(self, t: Turn, x: _Cycle, d: int, value: float) -> float:
         """Judge the move to ``d`` one turn deeper against the nearest enemy head.
 
         The enemy head nearest ``d`` (within `REPLY_RADIUS` steps) moves to each of its
@@ -554,7 +410,7 @@ class MultiStrong(Bot):
             return value
         return (1.0 - REPLY_WEIGHT) * value + REPLY_WEIGHT * worst
 
-    def _usable(self, t: _Turn, d: int, cells: int, n: int) -> float:
+    def _usable(self, t: Turn, d: int, cells: int, n: int) -> float:
         """How many of the ``n`` cells of ``cells`` a cycle on ``d`` can really fill: the
         chamber-tree bound where the set is small enough to afford it, else the
         checkerboard bound."""
@@ -562,7 +418,7 @@ class MultiStrong(Bot):
             return float(fill_bound(t.kernel, d, cells))
         return float(parity_bound(t.kernel, d, cells))
 
-    def _item_pull(self, t: _Turn, d: int, free: int) -> float:
+    def _item_pull(self, t: Turn, d: int, free: int) -> float:
         """Worth of the items near ``d`` that no enemy reaches first, discounted by
         distance, so that cycles walk to them."""
         pull = 0.0
@@ -594,7 +450,7 @@ class MultiStrong(Bot):
                 break
         return pull
 
-    def _fill_move(self, t: _Turn, c: Cycle, region: int) -> Move | None:
+    def _fill_move(self, t: Turn, c: Cycle, region: int) -> Move | None:
         """Follow the longest fill of a separated region.
 
         A plan proven optimal last turn is kept while the region is exactly what it left;
@@ -621,7 +477,7 @@ class MultiStrong(Bot):
             m = m._replace(use_item=True)
         return m
 
-    def _jump(self, t: _Turn, x: _Cycle, room: int) -> Move | None:
+    def _jump(self, t: Turn, x: _Cycle, room: int) -> Move | None:
         """A jump out of a pocket of ``room`` cells, when it lands in much more room.
 
         Of the jumps landing where at least ``2 * room + 10`` cells are reachable, the one
@@ -649,7 +505,7 @@ class MultiStrong(Bot):
             return Move(c.index, top[1], jump=True)
         return None
 
-    def _ghost_move(self, t: _Turn, x: _Cycle, moves: int, use: bool) -> Move:
+    def _ghost_move(self, t: Turn, x: _Cycle, moves: int, use: bool) -> Move:
         """The move of a ghost (``moves`` ghost moves left, this one included).
 
         A ghost may enter any neighbour; the value of entering one is the best of standing
@@ -696,7 +552,7 @@ class MultiStrong(Bot):
             return Move(c.index, d, use_item=True)
         return Move(c.index, d)
 
-    def _doomed(self, t: _Turn, c: Cycle, others: int = 0) -> Move:
+    def _doomed(self, t: Turn, c: Cycle, others: int = 0) -> Move:
         """No safe move: a legal one (the cycle crashes, but does not forfeit).
 
         Where the rules make entering a head a contest (``teams``), it drives into an enemy
@@ -711,7 +567,7 @@ class MultiStrong(Bot):
         safe = [d for d in steps if not (mates >> d) & 1]
         return Move(c.index, (enemy or safe or steps)[0])
 
-    def _cheap(self, t: _Turn, c: Cycle, blocked: int) -> Move:
+    def _cheap(self, t: Turn, c: Cycle, blocked: int) -> Move:
         """Out of time: the safe step with most free neighbours, avoiding contests."""
         best: tuple[int, int, int] | None = None
         for d in self._steps(t, c):
@@ -730,24 +586,3 @@ class MultiStrong(Bot):
                 return Move(c.index, t.nbrs[c.head][0], use_item=c.ghost == 0)
             return self._doomed(t, c)
         return Move(c.index, best[2])
-
-
-def _territory(kernel: Kernel, mine: int, rivals: int, free: int) -> int:
-    """The cells of ``free`` that ``mine`` reaches strictly before ``rivals``.
-
-    As `Kernel.voronoi`, except that a cell both reach at once stops only ``mine``: the
-    rivals go on from it (the pessimistic reading, which measured better in ``teams``
-    than letting ties stop both), and that it stops as soon as ``mine`` can claim no
-    more, since the rivals' expansion beyond that point cannot change the answer."""
-    expand = kernel.expand
-    avail = free
-    fa, fb = mine, rivals
-    territory = 0
-    while fa:
-        na = expand(fa) & avail
-        nb = expand(fb) & avail
-        avail &= ~(na | nb)
-        na &= ~nb  # ties are nobody's; the rivals go on from them, this cycle does not
-        territory |= na
-        fa, fb = na, nb
-    return territory

@@ -168,7 +168,11 @@ def parse_pool(
                 f for f in Path(item).iterdir() if f.suffix in (".map", ".txt") and f.is_file()
             )
             if not files:
-                raise MapError(f"map pool item {item!r}: a folder with no .map or .txt file")
+                raise MapError(
+                    f"map pool item {item!r}: a folder with no .map or .txt file; put map"
+                    " files in it, or name built-in maps (`lightcycle maps list`) instead,"
+                    " e.g. --maps ring,arena-15"
+                )
             specs = [get_map(str(f)) for f in files]  # a bad file's error names it
         else:
             try:

@@ -4,7 +4,6 @@ collection during (or garbage left by) a move."""
 from __future__ import annotations
 
 import gc
-import threading
 import time
 import weakref
 
