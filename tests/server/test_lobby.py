@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from lightcycle.core.state import GameState
+from lightcycle.server import accounts
 from lightcycle.server.config import QueueConfig, ServerConfig
 from lightcycle.server.game import GameResult, GameSpec, run_game
 from lightcycle.server.lobby import Lobby, Refused
@@ -94,8 +95,8 @@ async def _until(check: Callable[[], bool], timeout: float = 5.0) -> None:
 async def test_two_players_in_a_queue_play_one_recorded_rated_game(store: ServerStore) -> None:
     hub = LiveHub()
     lobby = await _lobby(store, hub=hub, seed=1)
-    alice = lobby.login("alice", "pw-a", "duel", "127.0.0.1")
-    bob = lobby.login("bob", "pw-b", "duel", "127.0.0.1")
+    alice = await lobby.login("alice", "pw-a", "duel", "127.0.0.1")
+    bob = await lobby.login("bob", "pw-b", "duel", "127.0.0.1")
     first = asyncio.create_task(lobby.play(alice, seat("alice", "alice"), "duel"))
     await _until(lambda: lobby.waiting()["duel"] == ["alice"])
     second = asyncio.create_task(lobby.play(bob, seat("bob", "bob"), "duel"))
@@ -117,13 +118,13 @@ async def test_two_players_in_a_queue_play_one_recorded_rated_game(store: Server
 @aio
 async def test_a_lone_seat_gets_a_fill_bot_after_fill_after(store: ServerStore) -> None:
     lobby = await _lobby(store, seed=2)
-    alice = lobby.login("alice", "pw", "filled", "127.0.0.1")
+    alice = await lobby.login("alice", "pw", "filled", "127.0.0.1")
     result = await asyncio.wait_for(lobby.play(alice, seat("alice", "alice"), "filled"), 30)
     assert sorted(s.name for s in result.seats) == ["alice", "builtin:random"]
     assert {s.kind for s in result.seats} == {"builtin"}
     assert {r.name for r in store.ladder("filled")} == {"alice", "builtin:random"}
     # an anonymous player is not rated; the bot is, against nobody: no change
-    guest = lobby.login("guest", None, "filled", "127.0.0.1")
+    guest = await lobby.login("guest", None, "filled", "127.0.0.1")
     await asyncio.wait_for(lobby.play(guest, seat("guest"), "filled"), 30)
     assert {r.name for r in store.ladder("filled")} == {"alice", "builtin:random"}
     assert [r.games for r in store.ladder("filled")] == [1, 1]
@@ -133,7 +134,7 @@ async def test_a_lone_seat_gets_a_fill_bot_after_fill_after(store: ServerStore) 
 @aio
 async def test_fill_takes_the_others_waiting_first(store: ServerStore) -> None:
     lobby = await _lobby(store, seed=3)
-    logins = [lobby.login(n, None, "four", "10.0.0.1") for n in ("p1", "p2")]
+    logins = [await lobby.login(n, None, "four", "10.0.0.1") for n in ("p1", "p2")]
     tasks = [asyncio.create_task(lobby.play(lg, seat(lg.name), "four")) for lg in logins]
     results = await asyncio.wait_for(asyncio.gather(*tasks), 30)
     assert results[0] is results[1]
@@ -145,9 +146,9 @@ async def test_fill_takes_the_others_waiting_first(store: ServerStore) -> None:
 @aio
 async def test_a_challenge_waits_for_its_player_only(store: ServerStore) -> None:
     lobby = await _lobby(store, seed=4)
-    a = lobby.login("ann", None, "duel", "x")
-    b = lobby.login("ben", None, "duel", "x")
-    c = lobby.login("cy", None, "duel", "x")
+    a = await lobby.login("ann", None, "duel", "x")
+    b = await lobby.login("ben", None, "duel", "x")
+    c = await lobby.login("cy", None, "duel", "x")
     challenge = asyncio.create_task(lobby.play(a, seat("ann"), "duel", challenge="ben"))
     await _until(lambda: lobby.challenges() == [("ann", "ben", "duel")])
     other = asyncio.create_task(lobby.play(c, seat("cy"), "duel"))
@@ -168,8 +169,8 @@ async def test_a_challenge_waits_for_its_player_only(store: ServerStore) -> None
 @aio
 async def test_challenges_declined_expired_or_never_made(store: ServerStore) -> None:
     lobby = await _lobby(store, challenge_timeout=0.1)
-    a = lobby.login("ann", None, "duel", "x")
-    b = lobby.login("ben", None, "duel", "x")
+    a = await lobby.login("ann", None, "duel", "x")
+    b = await lobby.login("ben", None, "duel", "x")
     with pytest.raises(Refused, match=r"did not accept the challenge within 0\.1 s"):
         await asyncio.wait_for(lobby.play(a, seat("ann"), "duel", challenge="ben"), 5)
     with pytest.raises(Refused, match="no challenge from ann to ben in queue duel"):
@@ -198,27 +199,68 @@ async def test_challenges_declined_expired_or_never_made(store: ServerStore) -> 
 async def test_login_rules(store: ServerStore) -> None:
     lobby = await _lobby(store)
     with pytest.raises(Refused, match="bad name"):
-        lobby.login("no spaces", None, "duel", "x")
+        await lobby.login("no spaces", None, "duel", "x")
     with pytest.raises(Refused, match="unknown queue 'nope'; queues here: duel, filled"):
-        lobby.login("ann", None, "nope", "x")
+        await lobby.login("ann", None, "nope", "x")
     with pytest.raises(Refused, match="queue members takes accounts only"):
-        lobby.login("ann", None, "members", "x")
-    first = lobby.login("Carol", "secret", "members", "x")  # claims the name
+        await lobby.login("ann", None, "members", "x")
+    first = await lobby.login("Carol", "secret", "members", "x")  # claims the name
     assert (first.name, first.account) == ("Carol", "Carol")
     lobby.logout(first)
     with pytest.raises(Refused, match="wrong secret for Carol"):
-        lobby.login("carol", "guess", "duel", "x")
+        await lobby.login("carol", "guess", "duel", "x")
     with pytest.raises(Refused, match="Carol is a registered account"):
-        lobby.login("carol", None, "duel", "x")
-    again = lobby.login("CAROL", "secret", "duel", "x")
+        await lobby.login("carol", None, "duel", "x")
+    again = await lobby.login("CAROL", "secret", "duel", "x")
     assert again.name == "Carol"  # the name as registered
-    guest = lobby.login("dave", None, "duel", "x")
+    guest = await lobby.login("dave", None, "duel", "x")
     with pytest.raises(Refused, match="the name dave is in use"):
-        lobby.login("Dave", None, "duel", "y")
+        await lobby.login("Dave", None, "duel", "y")
     lobby.logout(guest)
-    assert lobby.login("dave", None, "duel", "y").name == "dave"
+    assert (await lobby.login("dave", None, "duel", "y")).name == "dave"
     stored = store.account("carol")
     assert stored is not None and "secret" not in stored.secret_hash
+    await lobby.close()
+
+
+@aio
+async def test_a_login_hashes_its_secret_off_the_event_loop(
+    store: ServerStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scrypt takes about 75 ms of CPU a hash: on the event loop every game would stall
+    for it at each login. A hash made slow here shows the loop ticking on meanwhile."""
+    real_hash, real_verify = accounts.hash_secret, accounts.verify_secret
+
+    def slow_hash(secret: str) -> str:
+        time.sleep(0.4)
+        return real_hash(secret)
+
+    def slow_verify(secret: str, stored: str) -> bool:
+        time.sleep(0.4)
+        return real_verify(secret, stored)
+
+    monkeypatch.setattr(accounts, "hash_secret", slow_hash)
+    monkeypatch.setattr(accounts, "verify_secret", slow_verify)
+    lobby = await _lobby(store)
+    ticks: list[float] = []
+
+    async def tick() -> None:
+        while True:
+            ticks.append(time.perf_counter())
+            await asyncio.sleep(0.01)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        first = await lobby.login("Erin", "secret", "members", "x")  # hashes
+        lobby.logout(first)
+        again = await lobby.login("erin", "secret", "members", "x")  # verifies
+        with pytest.raises(Refused, match="wrong secret for Erin"):
+            await lobby.login("erin", "guess", "members", "y")
+    finally:
+        ticker.cancel()
+    assert again.account == "Erin"
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
+    assert len(ticks) > 50 and max(gaps) < 0.2, max(gaps)
     await lobby.close()
 
 
@@ -246,15 +288,15 @@ async def test_a_second_login_replaces_the_first_and_takes_its_seat(store: Serve
     held = _Held()
     lobby = await _lobby(store, runner=held)
     kicked: list[str] = []
-    first = lobby.login("erin", "pw", "duel", "1.1.1.1")
+    first = await lobby.login("erin", "pw", "duel", "1.1.1.1")
     first.kick = kicked.append
-    other = lobby.login("frank", None, "duel", "x")
+    other = await lobby.login("frank", None, "duel", "x")
     mine = seat("erin", "erin")
     playing = asyncio.create_task(lobby.play(first, mine, "duel"))
     opponent = asyncio.create_task(lobby.play(other, seat("frank"), "duel"))
     await asyncio.wait_for(held.started.wait(), 5)
     assert lobby.seat_of("ERIN") is mine and lobby.seat_of("frank") is None
-    second = lobby.login("erin", "pw", "duel", "2.2.2.2")
+    second = await lobby.login("erin", "pw", "duel", "2.2.2.2")
     assert kicked == ["replaced by a new login of erin"]
     assert lobby.seat_of("erin") is mine  # the new connection takes this seat
     lobby.logout(first)  # the kicked connection closing does not log the new one out
@@ -270,9 +312,9 @@ async def test_a_second_login_replaces_the_first_and_takes_its_seat(store: Serve
 @aio
 async def test_refuse_mode_keeps_the_first_login(store: ServerStore) -> None:
     lobby = await _lobby(store, config=_config(second_login="refuse"))
-    lobby.login("gus", "pw", "duel", "x")
+    await lobby.login("gus", "pw", "duel", "x")
     with pytest.raises(Refused, match="gus is already logged in; this server refuses"):
-        lobby.login("gus", "pw", "duel", "y")
+        await lobby.login("gus", "pw", "duel", "y")
     await lobby.close()
 
 
@@ -282,10 +324,10 @@ async def test_close_records_games_in_flight_as_aborted(store: ServerStore) -> N
     held = _Held()  # never released: the game is in flight when the server stops
     lobby = await _lobby(store, hub=hub, runner=held)
     kicked: list[str] = []
-    a = lobby.login("hal", "pw", "duel", "x")
+    a = await lobby.login("hal", "pw", "duel", "x")
     a.kick = kicked.append
-    b = lobby.login("ivy", None, "duel", "x")
-    c = lobby.login("jo", None, "duel", "x")
+    b = await lobby.login("ivy", None, "duel", "x")
+    c = await lobby.login("jo", None, "duel", "x")
     tasks = [
         asyncio.create_task(lobby.play(a, seat("hal", "hal"), "duel")),
         asyncio.create_task(lobby.play(b, seat("ivy"), "duel")),
@@ -308,7 +350,7 @@ async def test_close_records_games_in_flight_as_aborted(store: ServerStore) -> N
     assert store.ladder("duel") == [] and kicked == ["the server is shutting down"]
     assert hub.games() == [] and lobby.live_games() == []
     with pytest.raises(Refused, match="shutting down"):
-        lobby.login("kim", None, "duel", "x")
+        await lobby.login("kim", None, "duel", "x")
 
 
 class _SlowStore(ServerStore):
@@ -346,7 +388,7 @@ async def test_game_writes_run_in_order_on_one_thread_and_never_stall_the_loop(
     tick = asyncio.create_task(ticker())
     plays = []
     for n in range(4):
-        login = lobby.login(f"p{n}", None, "duel", "x")
+        login = await lobby.login(f"p{n}", None, "duel", "x")
         plays.append(asyncio.create_task(lobby.play(login, seat(f"p{n}"), "duel")))
     results = await asyncio.wait_for(asyncio.gather(*plays), 30)
     tick.cancel()

@@ -172,7 +172,7 @@ class Ports:
             await self._resume(hello.resume, reader, writer)
             return
         self._check_protocol(hello, scheme)
-        login = self._login(hello, address)
+        login = await self._login(hello, address)
         try:
             login.kick = _kicker(writer, scheme)
             seat = self.lobby.seat_of(login.account) if login.account else None
@@ -224,11 +224,11 @@ class Ports:
                 f"it takes {', '.join(allowed) or 'none'}"
             )
 
-    def _login(self, hello: Hello, address: str) -> Login:
+    async def _login(self, hello: Hello, address: str) -> Login:
         from lightcycle.server.lobby import Refused
 
         try:
-            return self.lobby.login(hello.name, hello.secret, hello.queue, address)
+            return await self.lobby.login(hello.name, hello.secret, hello.queue, address)
         except Refused as exc:
             raise _Refusal(str(exc)) from None
 

@@ -22,7 +22,8 @@ an attacker)."""
 
 N, R, P = 2**14, 8, 1
 """The scrypt cost of new hashes: 16 MiB and tens of milliseconds a hash, the scrypt
-paper's interactive-login parameters (a login hashes on the server's event loop)."""
+paper's interactive-login parameters (the game server hashes on a thread, off its event
+loop)."""
 
 _SALT_BYTES = 16
 _HASH_BYTES = 32
