@@ -32,6 +32,7 @@ TOOLS = (
     # the PostgreSQL tests; Debian keeps initdb off the PATH, its postgresql-common's
     # pg_ctlcluster comes with the server package
     ("pg_ctlcluster", "scripts/install-postgres"),
+    ("guile", "scripts/install-guile"),  # the judge's Scheme course (guild and guile)
 )
 """A program the tests need, and the project's script that installs it."""
 

@@ -140,6 +140,9 @@ def test_first_error_finds_the_line() -> None:
     )
     assert first_error(py) == "bot.py, line 1: SyntaxError: '(' was never closed"
     assert first_error("nothing useful\n") is None
+    guile = "ice-9/boot-9.scm:1685:16: In procedure raise-exception:\nbot.scm:4:1: unexpected end\n"
+    assert first_error(guile, "bot.scm") == "bot.scm:4:1: unexpected end"
+    assert first_error(guile) is None  # without the source's name nothing says where
 
 
 # -- the states --------------------------------------------------------------------------
@@ -241,6 +244,31 @@ def test_good_bots_are_accepted(filename: str, language: str, compiler: str | No
     seats = [s for g in (*tested.games, *qualified.games) for s in g.seats if s["submission"]]
     assert all(s["cpu_used"] > 0 and s["cpu_limit"] is None for s in seats), seats
     assert " s CPU)" in tested.log and " s CPU)" in qualified.log
+
+
+def _torus() -> Contest:
+    """The Scheme course as `lightcycle judge init torus` writes it, in this sandbox."""
+    course = load_contest(COURSES / "torus.toml")
+    return replace(course, judge=replace(course.judge, sandbox=_sandbox()))
+
+
+def test_a_scheme_bot_is_built_and_accepted_in_the_scheme_course() -> None:
+    """The torus course's students write Scheme: Guile compiles it once as a check, then
+    runs it, and it speaks sexp through the sandbox like any other program."""
+    _need("guile")
+    built, tested, qualified = _validate("good.scm", "scheme", _torus())
+    assert built.ok and tested.ok, tested.reason
+    assert qualified.state == "accepted", qualified.reason
+    assert {g.result for g in qualified.games} == {"win"}
+    seats = [s for g in (*tested.games, *qualified.games) for s in g.seats if s["submission"]]
+    assert seats and all(s["verdict"] == "ok" and s["cpu_used"] > 0 for s in seats), seats
+
+
+def test_a_scheme_syntax_error_stops_the_build_with_guiles_message() -> None:
+    _need("guile")
+    built, _ = _build("syntax_error.scm", "scheme", _torus())
+    assert built.state == "build_failed" and not built.ok
+    assert "unexpected end of input" in built.reason, built.reason
 
 
 # -- through run_step ----------------------------------------------------------------------

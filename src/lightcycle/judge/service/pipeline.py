@@ -180,9 +180,11 @@ def source_name(filename: str, language: Language) -> str:
     return f"bot{language.suffix}"
 
 
-def first_error(output: str) -> str | None:
+def first_error(output: str, source: str | None = None) -> str | None:
     """The line of a compiler's output that says what is wrong (``bot.c:3:5: error: ...``,
-    or Python's ``bot.py, line 3: SyntaxError: ...``), if any."""
+    or Python's ``bot.py, line 3: SyntaxError: ...``), if any; else, given the source's
+    name, the first line that points into it (Guile's ``bot.scm:4:1: unexpected end of
+    input ...``: many compilers say where without the word error)."""
     found = _COMPILER_ERROR.search(output)
     if found is not None:
         return found.group(0).strip()
@@ -190,6 +192,10 @@ def first_error(output: str) -> str | None:
     if error:
         said = error[-1].strip()
         return f"{where[1]}, line {where[2]}: {said}" if where else said
+    if source:
+        located = re.search(rf"^{re.escape(source)}:\d+(?::\d+)?: .*$", output, re.MULTILINE)
+        if located is not None:
+            return located.group(0).strip()
     return None
 
 
@@ -218,7 +224,7 @@ def build_source(language: Language, filename: str, source: bytes, contest: Cont
         )
         log = f"$ {' '.join(argv)}\n{result.output}"
         if not result.ok:
-            reason = first_error(result.output) or result.reason
+            reason = first_error(result.output, name) or result.reason
             log += f"\n{result.reason}\n"
             return StepResult(False, "build_failed", reason, log, result.cpu_seconds)
         return StepResult(

@@ -1,0 +1,3 @@
+(define (say x) (display x) (newline)
+(say "unbalanced")
+(let loop ((n 0)
