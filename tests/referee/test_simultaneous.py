@@ -126,8 +126,8 @@ class ProbePlayer(InProcessPlayer):
 @pytest.mark.parametrize("beside", ["program", "in-process"])
 def test_no_garbage_collection_lands_on_a_clock(beside: str) -> None:
     """A full collection takes 60-160 ms in a worker with the compiled search loaded;
-    the referee holds it off while any seat is timed (an in-process bot thinking on the
-    worker thread beside a program, or alone), and lets it run between turns."""
+    the referee holds it off while in-process bots think (on the worker thread beside a
+    program, or on its own), and lets it run after."""
     seen: list[bool] = []
     other: Player
     if beside == "program":

@@ -4,7 +4,7 @@ A full collection walks every tracked object of the process: in a tournament wor
 the compiled search loaded that is 120,000 objects and 66 ms on the 2-core VM, over
 150 ms when the machine is busy. Whoever's clock is running when one falls due pays for
 it, and it is not theirs to pay: a searching bot holds the collector off for its move,
-and the referee for the part of a turn its clocks time. The allocations made meanwhile
+and the referee while its in-process bots think. The allocations made meanwhile
 still count, so a collection due comes right after, off every clock.
 """
 

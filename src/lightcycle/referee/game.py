@@ -258,47 +258,42 @@ class Game:
                     self._fail(seat, Verdict("bad_output", f"wrote before being asked: {stray!r}"))
                     continue
             requests.append((w, w.codec.turn(state)))
-        # No garbage collection while the clocks run: a full one takes 60-160 ms in a
-        # worker with the compiled search loaded, and it would land on whichever seat
-        # was being timed (a bot's move, or the wait for a program's reply). What the
-        # turn allocates is collected after, off every clock.
-        with no_collection():
-            asking: list[Wire] = []
-            for w, request in requests:
-                proc = w.proc
-                proc.send(request)
-                w.sent_at = _now()  # its clock runs from here, whatever the others do
-                if proc.broken_pipe:
-                    self.replies.defer_crash(w)  # judged once the replies are in (`collect`)
-                    continue
-                asking.append(w)
-            answers: dict[int, Answers] = {}
-            thinking = [seat for seat in live if seat in self.bots] if self.bots else []
+        asking: list[Wire] = []
+        for w, request in requests:
+            proc = w.proc
+            proc.send(request)
+            w.sent_at = _now()  # its clock runs from here, whatever the others do
+            if proc.broken_pipe:
+                self.replies.defer_crash(w)  # judged once the replies are in (`collect`)
+                continue
+            asking.append(w)
+        answers: dict[int, Answers] = {}
+        thinking = [seat for seat in live if seat in self.bots] if self.bots else []
 
-            def read(w: Wire) -> Answers | None:
-                return w.codec.read_move(w.buf, state)
+        def read(w: Wire) -> Answers | None:
+            return w.codec.read_move(w.buf, state)
 
-            if asking and thinking:
-                # The in-process bots think on a worker thread while this one reads the
-                # programs' replies as they come, so a program's time is its own: it is
-                # neither charged nor granted the time an in-process bot spends.
-                worker = threading.Thread(
-                    target=self._think,
-                    args=(state, thinking, times, cpu, answers),
-                    name="lightcycle-bots",
-                    daemon=True,
-                )
-                worker.start()
-                try:
-                    got = self.replies.collect(asking, read, True)
-                finally:
-                    worker.join()
-            else:
-                if thinking:
-                    self._think(state, thinking, times, cpu, answers)
-                # also with nobody asked: a seat found dead while writing is judged here
+        if asking and thinking:
+            # The in-process bots think on a worker thread while this one reads the
+            # programs' replies as they come, so a program's time is its own: it is
+            # neither charged nor granted the time an in-process bot spends.
+            worker = threading.Thread(
+                target=self._think,
+                args=(state, thinking, times, cpu, answers),
+                name="lightcycle-bots",
+                daemon=True,
+            )
+            worker.start()
+            try:
                 got = self.replies.collect(asking, read, True)
-            self._judge_programs(asking, got, times, cpu, answers)
+            finally:
+                worker.join()
+        else:
+            if thinking:
+                self._think(state, thinking, times, cpu, answers)
+            # also with nobody asked: a seat found dead while writing is judged here
+            got = self.replies.collect(asking, read, True)
+        self._judge_programs(asking, got, times, cpu, answers)
         moves: dict[int, Move | Forfeit] = {}
         for seat in live:
             rec = records[seat]
@@ -332,7 +327,25 @@ class Game:
         cpu: list[int] | None,
         answers: dict[int, Answers],
     ) -> None:
-        """Ask the in-process bots of ``seats`` for their moves, each on its own clock."""
+        """Ask the in-process bots of ``seats`` for their moves, each on its own clock.
+
+        No garbage collection while they think: a full one takes 60-160 ms in a worker
+        with the compiled search loaded, and it would land on the seat being timed (the
+        searching bots hold it off for their own moves, so one fell due at the first
+        allocation after a move, in the next seat's window). What they allocate is
+        collected after, off every clock.
+        """
+        with no_collection():
+            self._think_each(state, seats, times, cpu, answers)
+
+    def _think_each(
+        self,
+        state: GameState,
+        seats: Sequence[int],
+        times: list[float | None],
+        cpu: list[int] | None,
+        answers: dict[int, Answers],
+    ) -> None:
         records = self.records
         for seat in seats:
             bot = self.bots[seat]
