@@ -335,48 +335,38 @@ class Game:
         allocation after a move, in the next seat's window). What they allocate is
         collected after, off every clock.
         """
-        with no_collection():
-            self._think_each(state, seats, times, cpu, answers)
-
-    def _think_each(
-        self,
-        state: GameState,
-        seats: Sequence[int],
-        times: list[float | None],
-        cpu: list[int] | None,
-        answers: dict[int, Answers],
-    ) -> None:
         records = self.records
-        for seat in seats:
-            bot = self.bots[seat]
-            t0 = _now()
-            c0 = time.thread_time_ns()
-            try:
-                rec = records[seat]
-                allowance = rec.clock.allowance()
-                limit = allowance if allowance != float("inf") else None
-                answer = bot.move(View(state, seat, limit, rec.clock.view(rec.cpu)))
-            except Exception as exc:  # a bot's bug costs its seat, nothing more
-                said = getattr(exc, "verdict", None)  # an HTTP bot's failure names its verdict
-                if not isinstance(said, Verdict):
-                    said = Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}")
-                self._fail(seat, said)
-                continue
-            elapsed = _now() - t0
-            used_ns = time.thread_time_ns() - c0
-            records[seat].cpu += used_ns / 1e9
-            if cpu is not None:
-                cpu[seat] = used_ns // 1000
-            times[seat] = elapsed
-            # A bot whose moves are fixed by its own budget is timed (the tables show
-            # its move times) but never forfeited for time: its play does not depend on
-            # the clock, so a forfeit would let only the machine's load decide the game.
-            in_time = records[seat].clock.charge(elapsed)
-            if not in_time and not plays_reproducibly(bot):
-                self._fail(seat, Verdict("timeout", f"took {elapsed:.3f} s"))
-                continue
-            mine = [c.index for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]
-            answers[seat] = answer if isinstance(answer, dict) else {mine[0]: answer}
+        with no_collection():
+            for seat in seats:
+                bot = self.bots[seat]
+                t0 = _now()
+                c0 = time.thread_time_ns()
+                try:
+                    rec = records[seat]
+                    allowance = rec.clock.allowance()
+                    limit = allowance if allowance != float("inf") else None
+                    answer = bot.move(View(state, seat, limit, rec.clock.view(rec.cpu)))
+                except Exception as exc:  # a bot's bug costs its seat, nothing more
+                    said = getattr(exc, "verdict", None)  # an HTTP bot's failure names its verdict
+                    if not isinstance(said, Verdict):
+                        said = Verdict("crashed", f"move() raised {type(exc).__name__}: {exc}")
+                    self._fail(seat, said)
+                    continue
+                elapsed = _now() - t0
+                used_ns = time.thread_time_ns() - c0
+                records[seat].cpu += used_ns / 1e9
+                if cpu is not None:
+                    cpu[seat] = used_ns // 1000
+                times[seat] = elapsed
+                # A bot whose moves are fixed by its own budget is timed (the tables show
+                # its move times) but never forfeited for time: its play does not depend on
+                # the clock, so a forfeit would let only the machine's load decide the game.
+                in_time = records[seat].clock.charge(elapsed)
+                if not in_time and not plays_reproducibly(bot):
+                    self._fail(seat, Verdict("timeout", f"took {elapsed:.3f} s"))
+                    continue
+                mine = [c.index for c in state.cycles_of(seat) if moves_this_turn(state, c.index)]
+                answers[seat] = answer if isinstance(answer, dict) else {mine[0]: answer}
 
     def _judge_programs(
         self,
