@@ -33,6 +33,7 @@ TOOLS = (
     # pg_ctlcluster comes with the server package
     ("pg_ctlcluster", "scripts/install-postgres"),
     ("guile", "scripts/install-guile"),  # the judge's Scheme course (guild and guile)
+    ("chezscheme", "scripts/install-chez"),  # the Scheme course's library on Chez
 )
 """A program the tests need, and the project's script that installs it."""
 

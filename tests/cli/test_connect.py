@@ -86,7 +86,9 @@ def test_no_server_exits_3_with_one_line() -> None:
         (["--bot", "cmd:./bot"], "needs a protocol"),
         (["--bot", "builtin:nosuch"], "unknown bot"),
         (["--bot", "builtin:chaser", "--protocol", "sexp"], "drop --protocol sexp"),
-        (["--bot", "builtin:chaser", "--name", "no spaces"], "--name 'no spaces'"),
+        (["--bot", "builtin:chaser", "--name", " edge spaces"], "--name ' edge spaces'"),
+        (["--bot", "builtin:chaser", "--name", "tab\there"], "--name 'tab\\there'"),
+        (["--bot", "builtin:chaser", "--name", "builtin:medium"], "names the built-in bots"),
         (["--bot", "builtin:chaser", "--challenge", "a", "--accept", "b"], "not both"),
     ],
 )

@@ -37,10 +37,14 @@ def real_server(tmp: Path) -> Iterator[int]:
         "solo", ruleset="torus", maps=("torus-20",), move_time=1.0, fill_after=0.1,
         fill_bot="builtin:random",
     )  # fmt: skip
+    late = config.QueueConfig(
+        "late", ruleset="classic", maps=("arena-10",), move_time=1.0, first_move_time=5.0,
+        fill_after=0.1, fill_bot="builtin:floodfill",
+    )  # fmt: skip
     cfg = config.ServerConfig(
         host="127.0.0.1",
         scheme_queue="duel",
-        queues={"duel": duel, "solo": solo},
+        queues={"duel": duel, "solo": solo, "late": late},
         database="",
         limits=config.LimitsConfig(reconnect_grace=2.0),
     )
@@ -74,9 +78,9 @@ def real_server(tmp: Path) -> Iterator[int]:
         loop.close()
 
 
-def _connect(port: int, name: str, *bot: str) -> subprocess.Popen[str]:
+def _connect(port: int, name: str, *bot: str, queue: str = "duel") -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "lightcycle", "connect", f"127.0.0.1:{port}", "--queue", "duel",
+        [sys.executable, "-m", "lightcycle", "connect", f"127.0.0.1:{port}", "--queue", queue,
          "--name", name, "--sandbox", "none", *bot],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
     )  # fmt: skip
@@ -109,3 +113,26 @@ def test_play_remote_on_a_real_server(tmp_path: Path, capsys: pytest.CaptureFixt
         result = play_remote("127.0.0.1", port, "builtin:floodfill", queue="solo")
     assert result in ("win", "loss", "draw")
     assert capsys.readouterr().out == result + "\n"
+
+
+def test_a_relayed_sexp_bot_whose_name_line_comes_late(tmp_path: Path) -> None:
+    """The bot writes its name 0.5 s after it starts, when its game (filled after 0.1 s)
+    already waits for it: the name line's clock starts as the game asks for it, so the
+    seat plays (it used to lose on turn 1 with a 'timeout' after a few milliseconds)."""
+    late = tmp_path / "late_name.py"
+    late.write_text(
+        "import runpy, sys, time\n"
+        "time.sleep(0.5)\n"
+        "runpy.run_path(sys.argv[1], run_name='__main__')\n"
+    )
+    bot = f"cmd:{sys.executable} {late} examples/sexp/bot.py"
+    with real_server(tmp_path) as port:
+        proc = _connect(port, "Late Sexp", "--bot", bot, "--protocol", "sexp", queue="late")
+        try:
+            out, err = proc.communicate(timeout=120)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 0, err
+    assert re.fullmatch(r"(win|loss|draw) \(ok\), game [0-9a-f]+", out.strip()), (out, err)

@@ -19,14 +19,31 @@ from lightcycle.server.accounts import (
 FAST = {"n": 2**10, "r": 8, "p": 1}  # cheap parameters where the cost is not the point
 
 
-@pytest.mark.parametrize("name", ["a", "alice", "Bob_2", "x-y", "A" * 16, "0123456789abcdef"])
-def test_good_names(name: str) -> None:
+@pytest.mark.parametrize(
+    "name",
+    ["a", "alice", "Bob_2", "x-y", "A" * 40, "Scheme Test Client", "al ice", "bob:1", "é",
+     "(quote)", "O'Brien \"the bot\"", "a/b"],
+)  # fmt: skip
+def test_good_names_are_any_printable_text(name: str) -> None:
     assert check_name(name) == name
 
 
-@pytest.mark.parametrize("name", ["", "A" * 17, "al ice", "bob:1", "é", "a\n", "(quote)"])
-def test_bad_names_say_the_rule(name: str) -> None:
-    with pytest.raises(SecretError, match="1-16 letters, digits, _ or -"):
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("", "1-40 printable characters"),
+        ("A" * 41, "1-40 printable characters"),
+        ("a\n", r"unprintable character U\+000A"),
+        ("tab\tsecret", r"unprintable character U\+0009"),
+        ("nul\x00", r"unprintable character U\+0000"),
+        (" alice", "no space at its start or end"),
+        ("alice ", "no space at its start or end"),
+        ("builtin:medium", "names the built-in bots"),
+        ("BUILTIN:Chaser", "names the built-in bots"),
+    ],
+)
+def test_bad_names_say_the_rule(name: str, says: str) -> None:
+    with pytest.raises(SecretError, match=says):
         check_name(name)
 
 

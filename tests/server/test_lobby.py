@@ -199,7 +199,10 @@ async def test_challenges_declined_expired_or_never_made(store: ServerStore) -> 
 async def test_login_rules(store: ServerStore) -> None:
     lobby = await _lobby(store)
     with pytest.raises(Refused, match="bad name"):
-        await lobby.login("no spaces", None, "duel", "x")
+        await lobby.login("no\tcontrols", None, "duel", "x")
+    spaced = await lobby.login("Scheme Test Client", None, "duel", "x")  # the course's
+    assert spaced.name == "Scheme Test Client"
+    lobby.logout(spaced)
     with pytest.raises(Refused, match="unknown queue 'nope'; queues here: duel, filled"):
         await lobby.login("ann", None, "nope", "x")
     with pytest.raises(Refused, match="queue members takes accounts only"):

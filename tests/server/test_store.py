@@ -229,3 +229,37 @@ def test_a_bad_database_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(StorageError) as info:
         ServerStore(f"sqlite:///{tmp_path / 'missing' / 'x.db'}")
     assert "\n" not in str(info.value)
+
+
+def test_the_first_schema_upgrades_to_longer_account_names(tmp_path: Path) -> None:
+    """A database made by the first schema keeps its accounts, and then takes the names
+    of 17-40 characters the course's clients send."""
+    from alembic import command
+
+    from lightcycle.storage.engine import begin_write, open_engine
+    from lightcycle.storage.migrate import _config
+
+    engine = open_engine(_url(tmp_path))
+    cfg = _config(MIGRATIONS, VERSION_TABLE)
+    with begin_write(engine) as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "s0001")
+        conn.execute(
+            sa.text(
+                "INSERT INTO server_accounts (name_key, name, secret_hash, created_at) "
+                "VALUES ('alice', 'Alice', 'h', '2026-01-01T00:00:00Z')"
+            )
+        )
+    engine.dispose()
+    with ServerStore(_url(tmp_path)) as store:
+        old = store.account("alice")
+        assert old is not None and old.name == "Alice"
+        long = "Scheme Test Client of the course, v2"
+        assert store.create_account(long, "h2")
+        found = store.account(long.upper())
+        assert found is not None and found.name == long
+        with store.engine.connect() as conn:
+            column = next(
+                c for c in sa.inspect(conn).get_columns("server_accounts") if c["name"] == "name"
+            )
+        assert column["type"].length == 64

@@ -152,7 +152,7 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
                 await ask(jsonl, b'{"type":"hello","name":5,"queue":"duel"}\n'),
                 await ask(jsonl, b'{"type":"hello","name":"x","queue":"nope"}\n'),
                 await ask(jsonl, b"\x00\xff garbage\n"),
-                await ask(scheme, b"one two three\n"),
+                await ask(scheme, b"one\x00two three\n"),
                 await ask(scheme, b"x" * 1000),
                 await ask(jsonl, b""),  # no hello: the join timeout
             ]
@@ -162,7 +162,7 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
     assert b"'name' must be a player name" in got[1]
     assert b"nope" in got[2] and got[2].startswith(b'{"type":"error"')
     assert b"UTF-8" in got[3]
-    assert got[4].startswith(b'(error "the first line has 3 words')
+    assert got[4].startswith(b"(error \"bad name 'one\\\\x00two three': it holds the unprintable")
     assert got[5].startswith(b'(error "a line longer than 200 bytes')
     assert b"no hello within 1 s" in got[6]
 

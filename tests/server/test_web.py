@@ -49,12 +49,13 @@ class Site:
     states: list[GameState]
 
 
-def record_game(store: ServerStore, queue: str = "torus") -> tuple[str, list[GameState]]:
+def record_game(
+    store: ServerStore, queue: str = "torus", names: tuple[str, str] = ("alice", "bob")
+) -> tuple[str, list[GameState]]:
     """A real game (a local one) stored as the lobby stores a finished, rated game."""
     states: list[GameState] = []
     result = play("torus-20", ["chaser", "runaway"], seed=5, on_turn=states.append)
     gid = uuid.uuid4().hex
-    names = ["alice", "bob"]
     store.start_game(
         gid,
         queue=queue,
@@ -136,6 +137,18 @@ def test_ladder_and_player_pages(site: Site) -> None:
     player = site.client.get("/players/alice")
     assert player.status_code == 200 and site.finished in player.text
     assert 'href="/ladder/torus"' in player.text
+
+
+def test_pages_of_players_whose_names_are_any_printable_text(site: Site) -> None:
+    """A course name has spaces, and may hold ``/`` or ``<``: links quote it, pages escape
+    it, and the player's page is found by the whole name."""
+    gid, _ = record_game(site.store, names=("Scheme Test Client", "a/b <i>x</i>"))
+    ladder = site.client.get("/ladder/torus")
+    assert 'href="/players/Scheme%20Test%20Client"' in ladder.text
+    assert "<i>x</i>" not in ladder.text and "a/b &lt;i&gt;x&lt;/i&gt;" in ladder.text
+    for name in ("Scheme%20Test%20Client", "a/b%20%3Ci%3Ex%3C/i%3E"):
+        page = site.client.get(f"/players/{name}")
+        assert page.status_code == 200 and gid in page.text, name
 
 
 def test_json_api(site: Site) -> None:

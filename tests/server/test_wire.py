@@ -20,13 +20,21 @@ from lightcycle.server.wire import (
 )
 
 
-def test_scheme_hello_is_a_name_or_a_name_and_secret() -> None:
+def test_scheme_hello_is_the_trimmed_line_or_a_name_tab_secret() -> None:
     assert parse_scheme_hello(b"alice") == ("alice", None)
-    assert parse_scheme_hello(b"  alice  s3cret ") == ("alice", "s3cret")
+    # the course's parse-name: the whole line, trimmed; spaces inside are the name's
+    assert parse_scheme_hello(b"  Scheme Test Client \r") == ("Scheme Test Client", None)
+    assert parse_scheme_hello(b"  alice  s3cret ") == ("alice  s3cret", None)
+    assert parse_scheme_hello(b" Random Move Bot\t s3 cret ") == ("Random Move Bot", "s3 cret")
+    # a TAB at either end is whitespace the course trims: no secret
+    assert parse_scheme_hello(b"\talice\t ") == ("alice", None)
+    assert parse_scheme_hello(b" \t s3cret") == ("s3cret", None)
+    assert parse_scheme_hello(b"al\x01ice") == ("al\x01ice", None)  # the lobby refuses it
     for bad, says in [
         (b"", "send your name"),
-        (b"a b c", "has 3 words"),
+        (b" \t\t ", "send your name"),
         (b"x" * 65, "longer than 64"),
+        (b"x\t" + b"s" * 257, "secret is longer than 256"),
         (b"\xff\xfe", "UTF-8"),
     ]:
         with pytest.raises(WireError, match=says):

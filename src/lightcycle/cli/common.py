@@ -65,6 +65,7 @@ def user_errors() -> Iterator[None]:
     from lightcycle.bots.api import BotError
     from lightcycle.cli.runs import RunOptionError
     from lightcycle.formats.errors import FormatError
+    from lightcycle.kits import KitError
     from lightcycle.maps.spec import MapError
     from lightcycle.protocols.base import UnsupportedGame
     from lightcycle.referee.clock import TimeControlError
@@ -78,6 +79,7 @@ def user_errors() -> Iterator[None]:
     errors = (
         BotError,
         FormatError,
+        KitError,
         MapError,
         RunOptionError,
         ReplayError,

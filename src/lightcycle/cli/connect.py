@@ -28,7 +28,10 @@ def connect(
     protocol: ProtocolOption = None,
     name: Annotated[
         str | None,
-        typer.Option(help="Player name, 1-16 of A-Z a-z 0-9 _ - (default: from the bot)."),
+        typer.Option(
+            help="Player name, 1-40 printable characters, spaces inside allowed "
+            "(default: from the bot)."
+        ),
     ] = None,
     secret: Annotated[
         str | None,
@@ -64,7 +67,14 @@ def connect(
     --bot 'cmd:python3 examples/tron2010/bot.py' --protocol tron2010
     """
     from lightcycle.cli.runs import start_run
-    from lightcycle.remote import Hello, RemoteClient, RemoteError, parse_address, player_name
+    from lightcycle.remote import (
+        Hello,
+        RemoteClient,
+        RemoteError,
+        name_problem,
+        parse_address,
+        player_name,
+    )
     from lightcycle.remote.local import LocalBot, make_local_bot
     from lightcycle.sandbox import Limits
 
@@ -82,10 +92,9 @@ def connect(
                 raise RunOptionError(f"--memory {memory}: give a limit in MiB, e.g. 1024")
             level = sandbox_level(sandbox)
             local = make_local_bot(bot, protocol, Limits(memory=memory << 20, sandbox=level))
-            if name is not None and player_name(name) != name:
-                raise RunOptionError(
-                    f"--name {name!r}: use 1-16 letters, digits, _ or -, e.g. {player_name(name)}"
-                )
+            problem = name_problem(name) if name is not None else None
+            if problem is not None:
+                raise RunOptionError(f"--name {name!r}: {problem}")
             hello = Hello(
                 name=name or player_name(local.display_name),
                 queue=queue,

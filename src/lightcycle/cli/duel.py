@@ -40,7 +40,8 @@ def duel(
         str,
         typer.Argument(
             help="Bot A, the one under test: builtin:NAME, py:FILE.py[:Class], "
-            "cmd:'COMMAND' (with --protocol), FILE.toml, or http://HOST:PORT (a Battlesnake).",
+            "cmd:'COMMAND' (with --protocol), FILE.toml, scheme:FILE.scm (a Scheme course "
+            "brain), or http://HOST:PORT (a Battlesnake).",
             metavar="A",
             show_default=False,
         ),

@@ -23,7 +23,8 @@ def grade(
         str,
         typer.Argument(
             help="The bot to grade: builtin:NAME, py:FILE.py[:Class], cmd:'COMMAND' "
-            "(with --protocol), FILE.toml, cteam:FILE.c, or http://HOST:PORT (a Battlesnake).",
+            "(with --protocol), FILE.toml, cteam:FILE.c, scheme:FILE.scm[:PROC] (a Scheme "
+            "course brain), or http://HOST:PORT (a Battlesnake).",
             show_default=False,
         ),
     ],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich import box
@@ -19,8 +19,12 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from lightcycle.cli.common import console, user_errors
+from lightcycle.cli.common import SandboxOption, console, user_errors
 from lightcycle.core.state import GameState
+
+if TYPE_CHECKING:
+    from lightcycle.referee.local import MatchResult as LocalResult
+    from lightcycle.referee.specs import BotSpec
 
 app = typer.Typer(
     name="lightcycle",
@@ -189,15 +193,19 @@ def play(
     no_open: Annotated[
         bool, typer.Option("--no-open", help="With --browser: print the page's address only.")
     ] = False,
+    sandbox: SandboxOption = None,
 ) -> None:
-    """Play a match between bots in this process and show it.
+    """Play a match between bots and show it: built-in and py: bots in this process, and
+    programs (scheme:FILE.scm, a brain of the Scheme course's library; cteam:FILE.c;
+    FILE.toml) as the referee's seats.
 
     With 'human' among the bots you steer that seat's cycle with the arrow keys or i/j/k/l
     (grid boards, one cycle per seat); the first key starts the game, q gives up.
 
     Example: lightcycle play --map ring --bots chaser,runaway --seed 7;
     lightcycle play --map arena-15 --bots human,chaser;
-    lightcycle play --map ring --bots chaser,runaway --browser
+    lightcycle play --map ring --bots chaser,runaway --browser;
+    lightcycle play --map torus-20 --bots scheme:random-move-bot.scm,chaser
     """
     from lightcycle.referee.local import play as play_match
 
@@ -233,9 +241,20 @@ def play(
                 on_turn, live = _animator(20 if speed is None else speed, not ascii)
                 live.start()
             try:
-                result = play_match(
-                    map, bot_list, seed=seed, ruleset=ruleset, settings=settings, on_turn=on_turn
-                )
+                programs = _program_specs(bot_list)
+                if programs is None:
+                    result = play_match(
+                        map,
+                        bot_list,
+                        seed=seed,
+                        ruleset=ruleset,
+                        settings=settings,
+                        on_turn=on_turn,
+                    )
+                else:
+                    result = _play_programs(
+                        map, programs, seed, ruleset, settings, on_turn, sandbox
+                    )
                 if view is not None:
                     view.end("game", result.replay)
             except BaseException:
@@ -258,6 +277,46 @@ def play(
         console.print(f"replay: {path}  (watch: lightcycle replay {path})", highlight=False)
         if view is not None:
             view.stop(linger=True)
+
+
+def _program_specs(bots: list[str]) -> list[BotSpec] | None:
+    """The bots' specs when one of them is a program (``scheme:``, ``cteam:``, a bot
+    file, a Battlesnake), else ``None``: in-process bots only, played by the in-process
+    referee. (``cmd:`` needs a protocol, which ``play`` does not take: a bot file says
+    it.)"""
+    from lightcycle.referee.specs import parse_bot_spec
+
+    program = ("scheme:", "cteam:", "toml:", "http://", "https://")
+    if not any(b.startswith(program) or b.endswith(".toml") for b in bots):
+        return None
+    return [parse_bot_spec(b) for b in bots]
+
+
+def _play_programs(
+    map: str,
+    specs: list[BotSpec],
+    seed: int,
+    ruleset: str | None,
+    settings: dict[str, Any],
+    on_turn: Callable[[GameState], None] | None,
+    sandbox: str | None,
+) -> LocalResult:
+    """One game with program seats (`lightcycle.referee.match.play_one`), as the
+    in-process referee's result."""
+    from lightcycle.cli.common import sandbox_level
+    from lightcycle.maps.registry import get_map
+    from lightcycle.referee.local import MatchResult, default_ruleset
+    from lightcycle.referee.match import play_one
+    from lightcycle.rules.variants import get_ruleset
+    from lightcycle.sandbox import Limits
+
+    spec = get_map(map)
+    rs = get_ruleset(ruleset) if ruleset is not None else default_ruleset(spec, len(specs))
+    if settings:
+        rs = rs.with_settings(settings)
+    limits = Limits(sandbox=sandbox_level(sandbox))
+    record = play_one(specs, spec, rs, seed=seed, limits=limits, on_turn=on_turn)
+    return MatchResult(record.outcome, record.final, record.replay, record.names)
 
 
 def _replay_name(map_id: str, bots: list[str], seed: int) -> str:
@@ -409,6 +468,10 @@ app.command("serve")(_serve)
 from lightcycle.cli.judge import judge_app as _judge_app  # noqa: E402
 
 app.add_typer(_judge_app, name="judge")
+
+from lightcycle.cli.kit import kit as _kit  # noqa: E402 -- registered after app exists
+
+app.command("kit")(_kit)
 
 
 if __name__ == "__main__":  # pragma: no cover -- after every command is registered

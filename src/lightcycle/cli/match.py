@@ -50,7 +50,8 @@ def match(
             "--bot",
             "-b",
             help="A bot, once per seat: builtin:NAME, py:FILE.py[:Class], cmd:'COMMAND' "
-            "(with --protocol), FILE.toml, cteam:FILE.c (a C team of the team course), or "
+            "(with --protocol), FILE.toml, cteam:FILE.c (a C team of the team course), "
+            "scheme:FILE.scm[:PROC] (a brain of the Scheme course's library), or "
             "http://HOST:PORT (a Battlesnake web server).",
         ),
     ],

@@ -5,12 +5,15 @@ Referee to bot (every message has ``"type"``):
 - ``start``: ``protocol`` (``"lightcycle-jsonl"``), ``version`` (1), ``ruleset``,
   ``settings``, ``seat``, ``players``, ``names``, ``board`` (a grid: ``kind``, ``width``,
   ``height``, ``wrap``, ``walls`` as ``[x, y]``; a graph: ``kind``, ``nodes``, ``edges``,
-  ``walls`` as node numbers, ``positions``), ``cycles``, ``items``, ``time``
+  ``walls`` as node numbers, ``positions``, and ``bonus``, the bonus cells, on boards
+  that have some), ``cycles``, ``items``, ``time``
   (every time control in seconds, ``null`` when not limited) and ``params``.
 - ``turn``: ``turn`` (the number of the turn being played, from 1), ``cycles`` (each:
   ``id``, ``team``, ``name``, ``head`` as ``[x, y]`` or a node, ``alive``, ``death``,
   ``jumps_left``, ``item``, ``ghost``, ``turbo``, ``moving``), ``items``, ``scores``,
-  ``cpu`` (per team, CPU microseconds used so far as the referee measured them).
+  ``cpu`` (per team, CPU microseconds used so far as the referee measured them), and,
+  after turns the seat was not asked (``tron3d``'s odd rounds), ``entered``: every
+  ``[cycle id, cell]`` a trail gained since the seat's previous request.
 - ``out``: the seat has no cycle left; the game goes on without it.
 - ``end``: ``result`` (``win``, ``loss`` or ``draw``), ``ranks``, ``reason``, ``turn``.
   A bot may then receive another ``start`` (the process plays the next game) or reach
@@ -101,6 +104,8 @@ class JsonLines(Codec):
                 "walls": walls,
                 "positions": [list(p) for p in topo.positions] if topo.positions else None,
             }
+            if state.board.bonus:  # only boards with bonus cells: older transcripts hold
+                board["bonus"] = sorted(state.board.bonus)
         rs = state.ruleset
         message = {
             "type": "start",
@@ -124,8 +129,8 @@ class JsonLines(Codec):
         return _dumps(message).encode() + b"\n"
 
     def turn(self, state: GameState) -> bytes:
-        self._state = state
-        message = {
+        before, self._state = self._state, state
+        message: dict[str, Any] = {
             "type": "turn",
             "turn": state.turn + 1,
             "cycles": [self._cycle(c) for c in state.cycles],
@@ -133,6 +138,18 @@ class JsonLines(Codec):
             "scores": list(state.scores),
             "cpu": list(state.cpu) or [0] * len(state.teams),
         }
+        if (
+            before is not None
+            and state.turn > before.turn + 1
+            and len(before.cycles) == len(state.cycles)
+        ):
+            # turns this seat was not asked (tron3d's odd rounds): heads alone cannot say
+            # where a cycle went between, so say which cells each trail gained
+            message["entered"] = [
+                [c.index, self._head(cell)]
+                for c, old in zip(state.cycles, before.cycles, strict=True)
+                for cell in iter_cells(c.trail & ~old.trail)
+            ]
         return _dumps(message).encode() + b"\n"
 
     def eliminated(self, state: GameState) -> bytes:

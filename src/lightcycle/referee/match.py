@@ -424,6 +424,32 @@ def run_match(
     return result
 
 
+def play_one(
+    specs: Sequence[BotSpec],
+    spec: MapSpec,
+    ruleset: Ruleset,
+    seed: int = 0,
+    limits: Limits | None = None,
+    on_turn: Callable[[GameState], None] | None = None,
+) -> GameRecord:
+    """One game between bots of any kind, nothing written: ``lightcycle play`` with a
+    program among its bots (a Scheme brain, a C team), which the in-process referee
+    (`lightcycle.referee.local`) cannot seat. The ruleset's own time control applies.
+
+    Raises:
+        MapError: the map does not suit the bots (before anything starts).
+    """
+    check_pool(specs, [spec], [ruleset], seed)
+    players = [make_player(s, limits if limits is not None else Limits(), None) for s in specs]
+    for p, n in zip(players, unique_names([p.name for p in players]), strict=True):
+        p.name = n
+    try:
+        control = TimeControl.for_ruleset(ruleset.clock)
+        return play_game(players, spec, ruleset, seed=seed, controls=control, on_turn=on_turn)
+    finally:
+        _shutdown_all(players)
+
+
 def _shutdown_all(players: Sequence[Player]) -> None:
     """Shut every player down (spares killed, everything reaped), even if one raises.
 

@@ -11,6 +11,9 @@ A spec on the command line is one of:
   time settings and display name;
 - ``cteam:path/to/team.c``: a team of the C team course (``teams@1``), compiled to a
   shared library and run in a host process that speaks ``jsonl`` (docs/cteam.md);
+- ``scheme:path/to/brain.scm[:PROC]``: a brain of the Scheme course's library
+  (``define-tron-brain``), played by the library's seat runner on Guile or Chez over
+  ``sexp`` (docs/scheme.md);
 - ``http://HOST:PORT`` (or ``https://``): a Battlesnake web server, asked over HTTP by
   an in-process player (`lightcycle.referee.http_bot`, docs/battlesnake.md).
 

@@ -1,7 +1,7 @@
 """Bot specs: what a bot on the command line or in a file is, and where its program runs.
 
 A spec is one of the forms listed in `lightcycle.referee.players` (``builtin:NAME``,
-``py:``, ``cmd:``, a TOML bot file, ``cteam:``, ``http://``); `parse_bot_spec` reads it
+``py:``, ``cmd:``, a TOML bot file, ``cteam:``, ``scheme:``, ``http://``); `parse_bot_spec` reads it
 into a `BotSpec` without starting anything, so a command can refuse a bad spec before it
 writes a file. `launch` says which argv and folder a program bot is started with: its
 own folder (`program_folder`), as a judge would run it, which in the sandbox is the one
@@ -107,6 +107,8 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
             folder=source.resolve().parent,
             read_only=(Path(argv[-1]),),
         )
+    if t.startswith("scheme:"):
+        return _scheme_brain(t)
     if t.startswith("cmd:"):
         try:
             argv = tuple(shlex.split(t[4:]))
@@ -126,6 +128,46 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
         return read_bot_file(Path(t.removeprefix("toml:")), protocol, reuse)
     make_bot(t)  # raises BotError with the accepted forms
     return BotSpec(text=t, kind="inproc")
+
+
+def _scheme_brain(text: str) -> BotSpec:
+    """``scheme:FILE.scm[:PROC]``: a brain of the Scheme course's library, played by its
+    seat runner (`lightcycle.kits.scheme.seat_command`) over ``sexp``. The brain runs in
+    its file's folder; the sandbox also reads the library's folder (``tron.scm``)."""
+    from lightcycle.kits.scheme import (
+        SchemeMissing,
+        defines_brain,
+        library_dir,
+        seat_command,
+        split_brain_spec,
+    )
+
+    source, proc = split_brain_spec(text.removeprefix("scheme:"))
+    if not source.is_file():
+        raise BotError(f"{text}: no file {source} (scheme:FILE.scm or scheme:FILE.scm:PROC)")
+    try:
+        body = source.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise BotError(f"{text}: cannot read {source}: {exc.strerror or exc}") from None
+    if not defines_brain(body):
+        raise BotError(
+            f"{text}: {source} defines no brain with (define-tron-brain ...); a whole "
+            "program that speaks the protocol itself runs as cmd:'guile FILE.scm' "
+            "--protocol sexp"
+        )
+    try:
+        argv = seat_command(source, proc)
+    except SchemeMissing as exc:
+        raise BotError(f"{text}: {exc}") from None
+    return BotSpec(
+        text=text,
+        kind="program",
+        name=source.name + (f":{proc}" if proc else ""),
+        command=argv,
+        protocol="sexp",
+        folder=source.resolve().parent,
+        read_only=(library_dir(),),
+    )
 
 
 def _check_protocol(protocol: str, where: str) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from lightcycle.remote.client import BotFailed, GameEnd, RemoteClient
-    from lightcycle.remote.play import play_remote, player_name
+    from lightcycle.remote.play import name_problem, play_remote, player_name
     from lightcycle.remote.wire import (
         Hello,
         Lost,
@@ -31,6 +31,7 @@ _HOMES = {
     "BotFailed": "client",
     "GameEnd": "client",
     "RemoteClient": "client",
+    "name_problem": "play",
     "play_remote": "play",
     "player_name": "play",
     "Hello": "wire",
@@ -51,6 +52,7 @@ __all__ = [
     "Refused",
     "RemoteClient",
     "RemoteError",
+    "name_problem",
     "parse_address",
     "play_remote",
     "player_name",

@@ -13,10 +13,30 @@ from lightcycle.sandbox import Limits
 _NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
+MAX_NAME = 40
+"""Longest player name a server takes (`lightcycle.server.accounts.check_name`)."""
+
+
 def player_name(text: str) -> str:
-    """A name the server accepts (1-16 of ``A-Z a-z 0-9 _ -``) made from a bot's name."""
+    """A tidy default name made from a bot's name (1-16 of ``A-Z a-z 0-9 _ -``)."""
     name = _NAME.sub("-", text).strip("-")[:16].strip("-")
     return name or "player"
+
+
+def name_problem(name: str) -> str | None:
+    """Why a server would refuse ``name`` as a player name (``None``: it takes it).
+
+    The server's rule (`lightcycle.server.accounts.check_name`), checked before
+    connecting so that a bad ``--name`` is a usage error: 1-40 printable characters,
+    spaces inside allowed, none at either end, not a built-in bot's ``builtin:`` name.
+    """
+    if not name or len(name) > MAX_NAME:
+        return f"a name is 1-{MAX_NAME} printable characters, e.g. {player_name(name)}"
+    if not name.isprintable() or name != name.strip():
+        return "a name is printable characters with no space at its start or end"
+    if name.lower().startswith("builtin:"):
+        return "builtin:... names the built-in bots; pick another name"
+    return None
 
 
 def play_remote(

@@ -8,12 +8,11 @@ cost can be raised later and the server stores a stronger hash at the next good 
 
 Names are compared without regard to case (``Alice`` and ``alice`` are one account): a
 name that differs from another only by case would let one player pass for another on a
-ladder page.
+ladder page. A name is any printable text (the Scheme course sends its name as a whole
+line, spaces and all), so pages escape it and links quote it.
 """
 
 from __future__ import annotations
-
-import re
 
 from lightcycle.storage.passwords import (
     MAX_SECRET,
@@ -29,8 +28,8 @@ from lightcycle.storage.passwords import (
 )
 
 __all__ = [
+    "MAX_NAME_LENGTH",
     "MAX_SECRET",
-    "NAME",
     "N",
     "P",
     "R",
@@ -45,20 +44,42 @@ __all__ = [
     "verify_secret",
 ]
 
-NAME = re.compile(r"[A-Za-z0-9_-]{1,16}")
-"""A player name: 1-16 letters, digits, ``_`` or ``-`` (it is sent in the Scheme course's
-one-line hello and shown on pages, so nothing that needs quoting)."""
+MAX_NAME_LENGTH = 40
+"""Longest player name: room for the names the Scheme course's clients send (``Scheme
+Test Client``), short enough for a ladder row."""
+
+RESERVED_PREFIX = "builtin:"
+"""Names of the built-in fill bots (``builtin:medium``), which are rated under that name:
+no player may take one and play on a bot's rating."""
 
 
 def check_name(name: str) -> str:
     """``name`` if it is a valid player name.
 
+    A name is the Scheme course's name line, trimmed: any printable text of 1-40
+    characters, spaces inside included (``Scheme Test Client``), no control character
+    (the Scheme port's TAB separates a name from its secret, so no name can hold one),
+    no space at either end (the course trims them), and not a built-in bot's name.
+
     Raises:
         SecretError: naming the rule.
     """
-    if not NAME.fullmatch(name):
-        shown = name if len(name) <= 40 else name[:40] + "..."
-        raise SecretError(f"bad name {shown!r}: use 1-16 letters, digits, _ or - (e.g. alice_2)")
+    shown = name if len(name) <= 40 else name[:40] + "..."
+    rule = (
+        f"a name is 1-{MAX_NAME_LENGTH} printable characters, spaces inside allowed "
+        "(e.g. Scheme Test Client)"
+    )
+    if not name or len(name) > MAX_NAME_LENGTH:
+        raise SecretError(f"bad name {shown!r}: {rule}")
+    bad = next((c for c in name if not c.isprintable()), None)
+    if bad is not None:
+        raise SecretError(
+            f"bad name {shown!r}: it holds the unprintable character U+{ord(bad):04X}; {rule}"
+        )
+    if name != name.strip():
+        raise SecretError(f"bad name {shown!r}: no space at its start or end; {rule}")
+    if name_key(name).startswith(RESERVED_PREFIX):
+        raise SecretError(f"bad name {shown!r}: {RESERVED_PREFIX}... names the built-in bots")
     return name
 
 

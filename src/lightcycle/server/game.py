@@ -284,6 +284,8 @@ class _Game:
         for run in greeting:
             codec = run.codec
             assert codec is not None
+            assert isinstance(run.seat, RemoteSeat)
+            run.seat.expect()  # the name line is asked for now: its clock starts here
             jobs.append(self.ask_remote(run, codec.read_hello, False))
         await asyncio.gather(*jobs)
         params = self.params()

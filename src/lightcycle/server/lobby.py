@@ -261,7 +261,7 @@ class Lobby:
         if old is not None:
             if account is None or old.account is None:
                 raise Refused(f"the name {old.name} is in use; pick another")
-            if self.config.second_login == "refuse":
+            if self.config.second_login == "refuse" and not self._dropped(shown):
                 raise Refused(
                     f"{shown} is already logged in; this server refuses a second login "
                     "(close the other connection first)"
@@ -338,6 +338,12 @@ class Lobby:
                 ):
                     waiters.remove(w)
                     w.fail(f"{login.name} declined the challenge (left the server)")
+
+    def _dropped(self, account: str) -> bool:
+        """Whether ``account`` sits in a game with no connection: logging in again is its
+        way back to the seat within the grace (the Scheme port has no resume token), not
+        a second login, so ``second_login = "refuse"`` lets it in."""
+        return getattr(self.seat_of(account), "connected", True) is False
 
     def seat_of(self, account: str) -> Seat | None:
         """The seat ``account`` holds in a game in flight (a replacing login takes it)."""

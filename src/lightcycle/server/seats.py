@@ -126,6 +126,7 @@ class RemoteSeat:
         self._request: tuple[int, bytes] | None = None
         self._start: tuple[int, bytes] | None = None
         self._sent_at = 0.0
+        self._expecting = False
         self._asked = 0
         self._dropped_at: float | None = _now()
         self.drop_detail = "never connected"
@@ -166,6 +167,8 @@ class RemoteSeat:
                 self._write(conn, *self._start)
             if self._request is not None:
                 self._write(conn, *self._request)
+                self._sent_at = _now()
+            elif self._expecting:
                 self._sent_at = _now()
         self._attached.set()
         self._changed.set()
@@ -272,9 +275,22 @@ class RemoteSeat:
         if not send_nowait(conn.writer, data_message(turn, data) if self.framed else data):
             self._release(conn, "the client does not read what the server sends")
 
+    def expect(self) -> None:
+        """Start the clock of a reply the game asks for without sending a request.
+
+        The ``sexp`` codec's bot speaks first (its name line): the game asks for it by
+        waiting, as the referee does, so its clock starts now, and again if the client
+        comes back after a drop (`attach`), exactly as a request's clock would. Without
+        this the deadline counted from no time at all, and a name line not already in
+        the buffer when the game began was judged late at once.
+        """
+        self._expecting = True
+        self._sent_at = _now()
+
     def done_asking(self) -> None:
         """The request in flight was answered (or judged): nothing to send again."""
         self._request = None
+        self._expecting = False
 
     def write_raw(self, data: bytes) -> None:
         """Send bytes as they are (the framed ``end`` message)."""

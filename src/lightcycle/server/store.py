@@ -33,7 +33,7 @@ from lightcycle.server.accounts import name_key
 from lightcycle.server.ladder import START
 from lightcycle.storage import begin_write, migrate, open_engine
 
-SCHEMA_REVISION = "s0001"
+SCHEMA_REVISION = "s0002"
 """The newest migration (a test checks it is alembic's head)."""
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -49,8 +49,8 @@ metadata = sa.MetaData()
 accounts = sa.Table(
     "server_accounts",
     metadata,
-    sa.Column("name_key", sa.String(16), primary_key=True),
-    sa.Column("name", sa.String(16), nullable=False),
+    sa.Column("name_key", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
     sa.Column("secret_hash", sa.String(200), nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("last_login", sa.String(40), nullable=True),
@@ -85,7 +85,7 @@ game_seats = sa.Table(
     ),
     sa.Column("idx", sa.Integer, nullable=False),
     sa.Column("name", sa.String(64), nullable=False, index=True),
-    sa.Column("account", sa.String(16), nullable=True),
+    sa.Column("account", sa.String(64), nullable=True),
     sa.Column("kind", sa.String(10), nullable=False),
     sa.Column("rank", sa.Integer, nullable=True),
     sa.Column("result", sa.String(10), nullable=True),

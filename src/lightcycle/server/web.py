@@ -144,7 +144,8 @@ def create_app(lobby: "Lobby", hub: LiveHub) -> Any:
             return not_found(request, "No such queue", f"There is no queue {queue} here.")
         return html(request, "ladder.html", queue=queue, rows=lobby.store.ladder(queue))
 
-    @app.get("/players/{name}", response_class=HTMLResponse)
+    # a name is any printable text, "/" included: the whole rest of the path is the name
+    @app.get("/players/{name:path}", response_class=HTMLResponse)
     def player_page(request: Request, name: str) -> HTMLResponse:
         games = [game_json(g) for g in lobby.store.player_games(name, RECENT)]
         standings = [

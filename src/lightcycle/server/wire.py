@@ -74,24 +74,34 @@ def _text(line: bytes, what: str) -> str:
         raise WireError(f"{what} must be UTF-8 text; received {bytes(line[:40])!r}") from None
 
 
+SECRET_SEPARATOR = "\t"
+"""What separates a name from its secret on the Scheme port's first line: a TAB. The
+course's name is the whole line trimmed, any printable text, spaces included; a TAB is
+whitespace no printable name holds inside it, and a course client, which sends no secret,
+never sends one (the lobby refuses every control character in a name)."""
+
+
 def parse_scheme_hello(line: bytes) -> tuple[str, str | None]:
-    """The Scheme port's first line: ``NAME`` or ``NAME SECRET``.
+    """The Scheme port's first line: ``NAME``, or ``NAME<TAB>SECRET`` for an account.
+
+    The line is trimmed of whitespace at both ends first, as the course's ``parse-name``
+    reads it, so a line with no TAB inside is the course's name exactly (``Scheme Test
+    Client`` is one name, and a stray TAB at either end changes nothing). A TAB inside
+    separates the name from the secret, each trimmed again. What the name may hold is the
+    lobby's rule (`accounts.check_name`).
 
     Raises:
-        WireError: for an empty line, more than two words, or an over-long name/secret.
+        WireError: for an empty name, or an over-long name or secret.
     """
-    words = _text(line, "the name line").split()
-    if not words:
-        raise WireError("send your name on the first line: NAME, or NAME SECRET for an account")
-    if len(words) > 2:
-        raise WireError(
-            f"the first line has {len(words)} words; send NAME, or NAME SECRET for an account"
-        )
-    if len(words[0]) > MAX_NAME:
+    text = _text(line, "the name line").strip()
+    name, _, secret = (part.strip() for part in text.partition(SECRET_SEPARATOR))
+    if not name:
+        raise WireError("send your name on the first line: NAME, or NAME<TAB>SECRET for an account")
+    if len(name) > MAX_NAME:
         raise WireError(f"the name is longer than {MAX_NAME} characters")
-    if len(words) == 2 and len(words[1]) > MAX_SECRET:
+    if len(secret) > MAX_SECRET:
         raise WireError(f"the secret is longer than {MAX_SECRET} characters")
-    return words[0], (words[1] if len(words) == 2 else None)
+    return name, secret or None
 
 
 def parse_hello(line: bytes) -> Hello:

@@ -6,7 +6,7 @@ schedule, so the second run knows exactly which matches are missing. docs/tourna
 describes every field; `load_config` checks them all before anything is played and names
 the file, the line and what was expected when something is wrong.
 
-Relative paths in the file (``py:`` and ``cteam:`` bots, bot files, map files, ``out``,
+Relative paths in the file (``py:``, ``cteam:`` and ``scheme:`` bots, bot files, map files, ``out``,
 the paths of ``cmd:`` commands) are read from the file's folder, so the command works from
 any directory; a ``cmd:`` bot runs in its program's folder
 (`lightcycle.referee.players.program_folder`), else in the file's folder.
@@ -161,12 +161,13 @@ class TournamentConfig:
         """
         t = text.strip()
         base = self.base
-        for prefix in ("py:", "cteam:", "toml:"):
+        for prefix in ("py:", "cteam:", "scheme:", "toml:"):
             if t.startswith(prefix):
                 rest = t.removeprefix(prefix)
-                path_text, sep, tail = rest.partition(".py:") if prefix == "py:" else (rest, "", "")
-                if sep:
-                    path_text += ".py"
+                suffix = {"py:": ".py", "scheme:": ".scm"}.get(prefix)
+                path_text, sep, tail = rest.partition(f"{suffix}:") if suffix else (rest, "", "")
+                if sep and suffix:
+                    path_text += suffix
                     tail = ":" + tail
                 path = Path(path_text)
                 if not path.is_absolute() and (base / path).exists():

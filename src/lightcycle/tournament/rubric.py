@@ -80,7 +80,7 @@ _SERIES_KEYS = (
 _ROW_KEYS = ("wins", "points", "text")
 _TIME_KEYS = tuple(TimeControl().to_dict())
 _NO_LIMIT = "none"
-_PROGRAM_PREFIXES = ("py:", "cteam:", "toml:")
+_PROGRAM_PREFIXES = ("py:", "cteam:", "scheme:", "toml:")
 
 
 class RubricError(FormatError):
@@ -855,9 +855,10 @@ class _Parser:
         prefix = next((p for p in _PROGRAM_PREFIXES if text.startswith(p)), "")
         if prefix or text.endswith(".toml"):
             rest = text.removeprefix(prefix)
-            path_text, _, cls = rest.partition(".py:") if prefix == "py:" else (rest, "", "")
-            if cls:
-                path_text += ".py"
+            suffix = {"py:": ".py", "scheme:": ".scm"}.get(prefix)
+            path_text, _, cls = rest.partition(f"{suffix}:") if suffix else (rest, "", "")
+            if cls and suffix:
+                path_text += suffix
             path = Path(path_text)
             if self.base is not None and not path.is_absolute():
                 path = self.base / path
@@ -875,7 +876,8 @@ class _Parser:
                 line,
                 "an opponent: builtin:NAME[:key=value,...] ("
                 + ", ".join(builtin_names())
-                + "), py:FILE.py, FILE.toml, cteam:FILE.c or cmd:'...' with protocol",
+                + "), py:FILE.py, FILE.toml, cteam:FILE.c, scheme:FILE.scm or cmd:'...' with "
+                + "protocol",
                 show(text),
             )
         spec = f"builtin:{name}" + (f":{settings}" if settings else "")
@@ -930,4 +932,4 @@ def _default_label(opponent: str) -> str:
     if opponent.startswith("cmd:"):
         return opponent
     path = opponent.split(":", 1)[-1] if opponent.startswith(_PROGRAM_PREFIXES) else opponent
-    return Path(path.partition(".py:")[0]).stem
+    return Path(path.partition(".py:")[0].partition(".scm:")[0]).stem

@@ -350,7 +350,8 @@ def _validation(
                 t,
             )
     reference = spec.reference.strip()
-    if reference.startswith(("py:", "cmd:", "cteam:", "toml:")) or reference.endswith(".toml"):
+    programs = ("py:", "cmd:", "cteam:", "scheme:", "toml:")
+    if reference.startswith(programs) or reference.endswith(".toml"):
         raise r.expect(t, "reference", reference, _KEYS[t]["reference"])
     try:
         make_bot(reference)
@@ -434,7 +435,9 @@ def _official(
     if "filler" in data:
         values["filler"] = r.string(t, data, "filler")
         filler = values["filler"]
-        if filler.startswith(("py:", "cmd:", "cteam:", "toml:")) or filler.endswith(".toml"):
+        if filler.startswith(("py:", "cmd:", "cteam:", "scheme:", "toml:")) or filler.endswith(
+            ".toml"
+        ):
             raise r.expect(t, "filler", filler, _KEYS[t]["filler"])
         try:
             make_bot(filler)

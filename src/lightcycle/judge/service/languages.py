@@ -16,6 +16,12 @@ The built-ins:
 - for the team course (``teams`` rulesets), C is the course's C functions
   (docs/cteam.md): compiled to a shared library in the sandbox against ``tron.h``
   and run by the ``cteam`` host, which speaks ``jsonl``.
+- a Scheme file that uses ``define-tron-brain`` (the Scheme course's library,
+  docs/scheme.md) is a brain, whatever the contest declares for ``.scm``: run by the
+  library's seat runner, which speaks ``sexp``; any other Scheme file is a program.
+- for the 3D course (``tron3d`` rulesets), a C++ file with ``RegisterPlayer(...)`` and
+  no ``main`` is a player of the course's kit (docs/tron3d-kit.md): built with the kit's
+  ``Game.cc`` into a program whose seat mode (``./bot --seat``) speaks ``jsonl``.
 """
 
 from __future__ import annotations
@@ -70,8 +76,9 @@ class Language:
         return tuple(a.replace(SOURCE, source) for a in self.run)
 
     def kept(self, source: str) -> tuple[str, ...]:
-        """The files the build keeps (the source itself where it names none)."""
-        return self.artifacts or (source,)
+        """The files the build keeps (the source itself where it names none; ``{source}``
+        among them is the file's name)."""
+        return tuple(a.replace(SOURCE, source) for a in self.artifacts) or (source,)
 
 
 _BOT_CLASS = re.compile(r"^class\s+\w+\s*\([^)]*\bBot\b[^)]*\)\s*:", re.MULTILINE)
@@ -101,6 +108,8 @@ CPP = Language(
     build=("g++", "-O2", "-std=c++17", "-o", "bot", SOURCE),
 )
 BUILTIN: dict[str, Language] = {lang.name: lang for lang in (PYTHON, C, CPP)}
+ALSO_SUFFIXES: dict[str, tuple[str, ...]] = {"cpp": (".cc", ".cxx")}
+"""Other suffixes a built-in language's files may have (the 3D course's AIWhatever.cc)."""
 
 
 def python_bot_class() -> Language:
@@ -129,6 +138,70 @@ def cteam() -> Language:
         artifacts=("team.so",),
         protocol="jsonl",
         read_only=(folder,),
+    )
+
+
+_KIT_PLAYER = re.compile(r"^\s*RegisterPlayer\s*\(", re.MULTILINE)
+_MAIN = re.compile(r"\bint\s+main\s*\(")
+
+
+def is_kit_player(source: bytes) -> bool:
+    """Whether a C++ file is a player of the 3D course's kit (``RegisterPlayer(...)``, no
+    ``main``) rather than a whole program speaking the contest's protocol."""
+    text = source.decode("utf-8", errors="replace")
+    return _KIT_PLAYER.search(text) is not None and _MAIN.search(text) is None
+
+
+def tron3d_kit() -> Language:
+    """C++ for the 3D course: one ``AIWhatever.cc`` player built with the kit's ``Game``
+    (docs/tron3d-kit.md) into a ``bot`` whose seat mode speaks ``jsonl``; the kit's
+    folder is bound read-only in the build."""
+    from lightcycle.kits.tron3d import CXXFLAGS, files_dir
+
+    folder = files_dir()
+    return Language(
+        name="cpp",
+        suffix=".cc",
+        build=("g++", *CXXFLAGS, f"-I{folder}", SOURCE, str(folder / "Game.cc"), "-o", "bot"),
+        run=("./bot", "--seat"),
+        protocol="jsonl",
+        read_only=(folder,),
+    )
+
+
+def is_scheme_brain(name: str, spec: Any, source: bytes) -> bool:
+    """Whether a submission is a brain of the Scheme course's library: a ``.scm`` file
+    (the ``scheme`` language, or one a contest declares with that suffix; ``spec``: the
+    contest's entry) that uses ``define-tron-brain``. A whole program speaking the
+    protocol itself is not."""
+    from lightcycle.kits.scheme import defines_brain
+
+    if spec is None:  # the contest does not take this language
+        return False
+    suffix = spec.get("suffix") if isinstance(spec, Mapping) else getattr(spec, "suffix", None)
+    if name != "scheme" and suffix != ".scm":
+        return False
+    return defines_brain(source.decode("utf-8", errors="replace"))
+
+
+def scheme_brain() -> Language:
+    """A brain of the Scheme course's library (docs/scheme.md): the build copies the
+    library's ``tron.scm`` and ``seat.scm`` beside the file and checks that it defines a
+    brain; the bot is the library's seat runner playing it over ``sexp``, on Guile (or
+    Chez where Guile is missing, or ``LIGHTCYCLE_SCHEME=chez``). The artifact carries the
+    library it was built with."""
+    from lightcycle.kits.scheme import library_dir, seat_command
+
+    check = " ".join(seat_command(SOURCE, library=".", check=True, required=False))
+    copy = f'cp "{library_dir()}/tron.scm" "{library_dir()}/seat.scm" .'
+    return Language(
+        name="scheme",
+        suffix=".scm",
+        build=("sh", "-c", f"{copy} && exec {check}"),
+        run=seat_command(SOURCE, library=".", required=False),
+        artifacts=(SOURCE, "tron.scm", "seat.scm"),
+        protocol="sexp",
+        read_only=(library_dir(),),
     )
 
 
@@ -186,12 +259,16 @@ def language_for(
     builtin = getattr(spec, "builtin", False) or (
         isinstance(spec, Language) and spec in BUILTIN.values()
     )
+    if is_scheme_brain(name, spec, source):
+        return scheme_brain()
     if spec is not None and not builtin and getattr(spec, "build", ()) is not None:
         return declared(name, spec)
     if name == "python":
         return python_bot_class() if is_bot_class(source) else PYTHON
     if name == "c" and ruleset.split("@")[0] == "teams":
         return cteam()
+    if name == "cpp" and ruleset.split("@")[0] == "tron3d" and is_kit_player(source):
+        return tron3d_kit()
     if name in BUILTIN:
         return BUILTIN[name]
     known = ", ".join(sorted({*BUILTIN, *declared_specs}))

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
+from lightcycle.judge.service.languages import ALSO_SUFFIXES
 from lightcycle.judge.web.auth import check_email, check_password, log_in
 from lightcycle.judge.web.site import Site
 from lightcycle.storage.passwords import hash_secret, needs_rehash, verify_secret
@@ -46,7 +47,10 @@ class LanguageChoice:
 def contest_languages(contest: "Contest") -> list[LanguageChoice]:
     """The contest's allowed languages (its ``languages`` holds only those) with the
     suffix a file in each must have."""
-    return [LanguageChoice(name, (spec.suffix,)) for name, spec in contest.languages.items()]
+    return [
+        LanguageChoice(name, (spec.suffix, *(ALSO_SUFFIXES.get(name, ()) if spec.builtin else ())))
+        for name, spec in contest.languages.items()
+    ]
 
 
 def safe_filename(raw: str) -> str:

@@ -13,7 +13,8 @@ The areas, each a module with a ``router(site)``:
 - `social`: friends, and a student's programs (make one public, choose the official one);
 - `matches`: friendly matches and every match's page with its game in the viewer;
 - `official`: the public standings, rounds, hall of fame and ladder, live;
-- `admin`: internal errors, starting a round, the ladder on or off.
+- `admin`: internal errors, starting a round, the ladder on or off;
+- `starters`: the contest's starting points, a bot per language, served as text.
 
 What a visitor may do is all checked in the routers, before the service is asked: who
 they are (a signed session cookie, `lightcycle.judge.web.auth`), that every POST carries
@@ -65,7 +66,15 @@ def create_app(
             "the judge's website needs FastAPI, Jinja2, itsdangerous and python-multipart: "
             + INSTALL
         ) from None
-    from lightcycle.judge.web import accounts, admin, errors, matches, official, social
+    from lightcycle.judge.web import (
+        accounts,
+        admin,
+        errors,
+        matches,
+        official,
+        social,
+        starters,
+    )
     from lightcycle.judge.web.site import Site
 
     env = Environment(
@@ -88,7 +97,7 @@ def create_app(
         accounts.contest_languages(contest),
         stopping if stopping is not None else threading.Event(),
     )
-    for area in (accounts, social, matches, official, admin):
+    for area in (accounts, social, matches, official, admin, starters):
         app.include_router(area.router(site))
     errors.install(app, site)
     return app

@@ -22,6 +22,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from lightcycle.judge.service.tables import FINAL_STATES, UserRow
+from lightcycle.judge.starters import starters_for
 from lightcycle.judge.web.auth import csrf_ok, csrf_token
 from lightcycle.replay.model import Replay, ReplayError
 from lightcycle.viewer.data import viewer_data
@@ -61,6 +62,11 @@ class Site:
         self.stopping = stopping
         self.source_size = int(contest.limits.source_size)
         self.title = contest.title or contest.name
+        # the contest's starting points: listed on the front page, served as text by
+        # `lightcycle.judge.web.starters`
+        self.starters = starters_for(
+            contest.ruleset, contest.languages, contest.validation.protocol
+        )
 
     @property
     def official_mode(self) -> str:
@@ -100,6 +106,7 @@ class Site:
             source_size=self.source_size,
             final_states=FINAL_STATES,
             official_mode=self.official_mode,
+            starters=self.starters,
         )
         response: HTMLResponse = self.templates.TemplateResponse(request, template, context, status)
         return response
