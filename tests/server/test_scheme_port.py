@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from lightcycle.server.config import LimitsConfig, QueueConfig, ServerConfig
-from lightcycle.server.lobby import Lobby
 from lightcycle.server.store import GameRow, ServerStore
 from lightcycle.server.tcp import Ports
 from tests.server.clients import parse_pair, readline, scheme_client
+from tests.server.test_tcp import connect, scheme_at, serving
 
 COURSE = b"Scheme Test Client"
 OTHER = b"Random Move Bot"
@@ -53,30 +53,12 @@ async def server(
         second_login=second_login,
         limits=LimitsConfig(**{**base, **limits}),
     )
-    store = ServerStore(f"sqlite:///{tmp / 'server.db'}")
-    lobby = Lobby(cfg, store, seed=1)
-    await lobby.start()
-    ports = Ports(lobby, cfg)
-    scheme, jsonl = await ports.start("127.0.0.1", 0, 0)
-    try:
-        yield ports, scheme, jsonl
-    finally:
-        await lobby.close()
-        await ports.close()
-        store.close()
+    async with serving(cfg, tmp) as ports:
+        yield ports
 
 
-async def connect(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    return await asyncio.open_connection("127.0.0.1", port)
-
-
-async def course_client(port: int, line: bytes, transcript: list[bytes] | None = None) -> str:
-    """The course's client: its name line, then the game to its last word."""
-    r, w = await connect(port)
-    try:
-        return await scheme_client(r, w, name=line, transcript=transcript)
-    finally:
-        w.close()
+course_client = scheme_at
+"""The course's client: its name line, then the game to its last word."""
 
 
 async def refusal(port: int, line: bytes) -> bytes:

@@ -43,7 +43,13 @@ def config(**limits: Any) -> ServerConfig:
 
 @asynccontextmanager
 async def server(tmp: Path, **limits: Any) -> AsyncIterator[tuple[Ports, int, int]]:
-    cfg = config(**limits)
+    async with serving(config(**limits), tmp) as ports:
+        yield ports
+
+
+@asynccontextmanager
+async def serving(cfg: ServerConfig, tmp: Path) -> AsyncIterator[tuple[Ports, int, int]]:
+    """The lobby and both ports of ``cfg`` on free loopback ports, a database in ``tmp``."""
     store = ServerStore(f"sqlite:///{tmp / 'server.db'}")
     lobby = Lobby(cfg, store, seed=1)
     await lobby.start()
