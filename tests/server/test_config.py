@@ -141,3 +141,17 @@ def test_missing_and_unreadable_files(tmp_path: Path) -> None:
     bad.write_bytes(b'[server]\nhost = "\xe9"\n')
     with pytest.raises(ConfigError, match="line 2: not UTF-8"):
         load_config(bad)
+
+
+@pytest.mark.parametrize(
+    "spec", ["cmd:./bot", "py:bot.py", "cteam:team.c", "scheme:brain.scm", "toml:b.toml", "b.toml"]
+)
+def test_a_program_cannot_fill_seats(spec: str) -> None:
+    """Fill bots play inside the server's process: programs, Scheme brains included,
+    connect as clients instead, and the error says so."""
+    from lightcycle.server.config import fill_bot_problem
+
+    assert fill_bot_problem(spec) == (
+        "expected a built-in bot (builtin:NAME); programs connect as clients"
+    )
+    assert fill_bot_problem("builtin:random") is None

@@ -492,7 +492,7 @@ def fill_bot_problem(spec: str) -> str | None:
     """Why ``spec`` cannot fill seats (``None``: it can): only built-in bots run in the
     server's process; programs and Python files are for `lightcycle connect`."""
     text = spec.strip()
-    if text.startswith(("py:", "cmd:", "cteam:", "toml:")) or text.endswith(".toml"):
+    if text.startswith(("py:", "cmd:", "cteam:", "scheme:", "toml:")) or text.endswith(".toml"):
         return "expected a built-in bot (builtin:NAME); programs connect as clients"
     try:
         make_bot(text)
