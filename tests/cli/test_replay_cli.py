@@ -95,6 +95,29 @@ def test_exports(game: Path, tmp_path: Path) -> None:
     assert gif.read_bytes()[:6] == b"GIF89a"
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--png", "out.txt"], "--png out.txt: the file's name should end in .png (e.g. out.png)"),
+        (["--svg", "afile/t.svg"], "--svg afile/t.svg: afile is a file, not a folder"),
+        (["--html", "/proc/t.html"], "cannot write /proc/t.html: No such file or directory"),
+        (["--png", "/proc/t.png"], "cannot write /proc/t.png: No such file or directory"),
+        (["--turn", "999"], "--turn 999: this game has turns 0.."),
+    ],
+)
+def test_a_bad_export_path_or_turn_is_one_error_line(
+    game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], said: str
+) -> None:
+    """Checked before the replay is read where the name alone tells (a PNG in a .txt, a
+    folder that is a file), else at the write; never a traceback or Typer's box."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    result = runner.invoke(app, ["replay", str(game), *args])
+    assert result.exit_code == 2, result.output
+    assert said in result.output and "Traceback" not in result.output
+    assert "╭" not in result.output and not (tmp_path / "out.txt").exists()
+
+
 def test_images_say_what_they_show_at_a_size_for_chats(game: Path, tmp_path: Path) -> None:
     from PIL import Image
 

@@ -191,6 +191,21 @@ def test_formats_are_detected_from_names_and_content() -> None:
         format_named("pgn")
 
 
+def test_a_file_that_is_no_replay_is_called_so(tmp_path: Path) -> None:
+    """A shell script is not a malformed match file: the error says what it is not and
+    what a replay looks like, and a broken match file still gets the match parser's."""
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    with pytest.raises(
+        ReplayError, match=r"run.sh: not a replay \(its first line is '#!/bin/sh'\)"
+    ):
+        read_file(script)
+    broken = tmp_path / "broken.txt"
+    broken.write_text("no_rows 3\nno_cols 6\n")
+    with pytest.raises(FormatError, match="expected a 'map' line"):
+        read_file(broken)
+
+
 def test_read_file_names_unreadable_files(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="cannot read"):
         read_file(tmp_path / "missing.json")

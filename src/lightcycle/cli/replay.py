@@ -75,10 +75,19 @@ def replay(
     lightcycle replay game.json --html game.html; lightcycle replay game.json --png t.png
     --turn 40
     """
+    from lightcycle.cli.runs import RunOptionError, check_output_file
     from lightcycle.replay.convert import read_file
     from lightcycle.viewer.facts import result_text
 
     with user_errors():
+        for option, path, suffixes in (
+            ("--html", html, (".html", ".htm")),
+            ("--png", png, (".png",)),
+            ("--svg", svg, (".svg",)),
+            ("--gif", gif, (".gif",)),
+        ):
+            if path is not None:
+                check_output_file(path, option, suffixes)
         rep = read_file(file, fmt)
         states = list(rep.states())
         last = len(states) - 1
@@ -86,9 +95,18 @@ def replay(
             if turn == -1:
                 turn = last
             if not 0 <= turn <= last:
-                raise typer.BadParameter(f"--turn must be 0..{last} (or -1 for the last)")
+                raise RunOptionError(
+                    f"--turn {turn}: this game has turns 0..{last}; give one of them "
+                    "(or -1 for the last)"
+                )
         if html or png or svg or gif:
-            _export(rep, states, turn, html, png, svg, gif, cell, speed)
+            try:
+                _export(rep, states, turn, html, png, svg, gif, cell, speed)
+            except OSError as exc:
+                where = str(exc.filename or "the output file").removesuffix(".tmp")
+                raise RunOptionError(
+                    f"cannot write {where}: {exc.strerror or exc}; choose a folder you can write to"
+                ) from None
             return
         from lightcycle.viewer.keys import interactive as is_interactive
         from lightcycle.viewer.terminal import frame, start

@@ -98,6 +98,30 @@ class OutputFolderError(RunOptionError):
     """An output folder that cannot be used: it holds earlier results, or is a file."""
 
 
+def check_output_file(path: Path, option: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse an output file that cannot be what ``option`` writes, before any work.
+
+    The name must end in one of ``suffixes`` (a PNG in ``out.txt`` is a surprise later);
+    it must not be a folder, and the nearest existing folder above it must be a folder
+    (``afile/x.json`` where ``afile`` is a file cannot be made).
+
+    Raises:
+        RunOptionError: naming the option, the path and what would work.
+    """
+    if path.suffix.lower() not in suffixes:
+        raise RunOptionError(
+            f"{option} {path}: the file's name should end in {' or '.join(suffixes)} "
+            f"(e.g. {path.with_suffix(suffixes[0]).name})"
+        )
+    if path.is_dir():
+        raise RunOptionError(f"{option} {path} is a folder; give a file name inside it")
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise RunOptionError(f"{option} {path}: {parent} is a file, not a folder")
+
+
 def counted(n: int, noun: str) -> str:
     """``1 game``, ``2 games``: a count with its noun in the right number."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

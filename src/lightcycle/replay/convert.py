@@ -625,7 +625,19 @@ def detect_format(text: str, source: str = "") -> ReplayFormat:
         if isinstance(obj, dict) and obj.get("format") == TURNS_FORMAT:
             return FORMATS["jsonl"]
         return FORMATS["lightcycle"]
-    return FORMATS["match"]
+    first = body.split("\n", 1)[0].strip()
+    lines = body.splitlines()[:64]
+    if first.split(" ", 1)[0] in _MATCH_OPENINGS or any(x.strip() == "map" for x in lines):
+        return FORMATS["match"]
+    raise ReplayError(
+        f"{source or 'the text'}: not a replay (its first line is {first[:40]!r}); expected "
+        "lightcycle's JSON replay ({...}), a JSON Lines replay, a match file (no_rows, "
+        "no_cols, no_players, usernames, map ...) or a tron-engine replay (+OK|...)"
+    )
+
+
+_MATCH_OPENINGS = frozenset({"no_rows", "no_cols", "no_players", "usernames", "map"})
+"""The words a match file's first line starts with (its map's parameters, or ``map``)."""
 
 
 def read_text(text: str, source: str = "<string>", fmt: str | None = None) -> Replay:
