@@ -34,6 +34,39 @@ def test_every_command_has_help_with_an_example() -> None:
         assert "Example" in r.output, args
 
 
+def test_play_never_writes_over_a_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same command twice keeps both games (the second is ``...-2.json``); a named
+    replay that exists is refused before the game."""
+    monkeypatch.chdir(tmp_path)
+    args = ["play", "--map", "ring", "--bots", "chaser,runaway", "--seed", "7", "--no-render"]
+    first = runner.invoke(app, args)
+    second = runner.invoke(app, [*args, "--turn-limit", "10"])
+    assert first.exit_code == 0 and second.exit_code == 0, second.output
+    a = tmp_path / "replays" / "ring-1_chaser-runaway_seed7.json"
+    b = tmp_path / "replays" / "ring-1_chaser-runaway_seed7-2.json"
+    assert a.read_text() != b.read_text()
+    again = runner.invoke(app, [*args, "--replay", str(a)])
+    assert again.exit_code == 2 and "never written over" in again.output
+    assert "has won" not in again.output  # refused before playing
+
+
+def test_play_with_an_unwritable_replay_path_keeps_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    args = ["play", "--map", "ring", "--bots", "chaser,runaway", "--no-render", "--replay"]
+    early = runner.invoke(app, [*args, "afile/x.json"])
+    assert early.exit_code == 2 and "afile is a file, not a folder" in early.output
+    late = runner.invoke(app, [*args, "/proc/x.json"])
+    assert late.exit_code == 2 and "Traceback" not in late.output
+    kept = re.search(r"the game is kept in (\S+\.json)", late.output.replace("\n", ""))
+    assert kept, late.output
+    assert runner.invoke(app, ["replay", kept.group(1), "--no-render"]).exit_code == 0
+    one = runner.invoke(app, ["play", "--map", "ring", "--bots", "chaser"])
+    assert one.exit_code == 2 and "error: give at least two bots" in one.output
+
+
 def test_play_prints_the_result_and_writes_a_replay(tmp_path) -> None:
     out = tmp_path / "g.json"
     r = runner.invoke(

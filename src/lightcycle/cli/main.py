@@ -25,6 +25,7 @@ from lightcycle.core.state import GameState
 if TYPE_CHECKING:
     from lightcycle.referee.local import MatchResult as LocalResult
     from lightcycle.referee.specs import BotSpec
+    from lightcycle.replay.model import Replay
 
 app = typer.Typer(
     name="lightcycle",
@@ -210,9 +211,18 @@ def play(
     from lightcycle.referee.local import play as play_match
 
     with user_errors():
+        from lightcycle.cli.runs import RunOptionError, check_output_file
+
         bot_list = [b.strip() for b in bots.split(",") if b.strip()]
         if len(bot_list) < 2:
-            raise typer.BadParameter("give at least two bots, e.g. --bots random,chaser")
+            raise RunOptionError("give at least two bots, e.g. --bots random,chaser")
+        if replay is not None:
+            check_output_file(replay, "--replay", (".json",))
+            if replay.exists():
+                raise RunOptionError(
+                    f"--replay {replay} exists and replays are never written over; give "
+                    "another name or delete it"
+                )
         settings: dict[str, Any] = {} if turn_limit is None else {"turn_limit": turn_limit}
         from lightcycle.cli.human import is_human, play_human
 
@@ -266,14 +276,13 @@ def play(
                     live.stop()
         if render and not animate:
             _print_final(result.final, not ascii)
-        path = replay or Path("replays") / _replay_name(result.replay.map_id, bot_list, seed)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        result.replay.save(path)
         console.print(deaths_table(result.final))
         console.print(
             f"[bold]{result.summary()}[/] ({result.outcome.reason}, turn {result.outcome.turn})",
             highlight=False,
         )
+        default = Path("replays") / _replay_name(result.replay.map_id, bot_list, seed)
+        path = _save_replay(result.replay, replay, default)
         console.print(f"replay: {path}  (watch: lightcycle replay {path})", highlight=False)
         if view is not None:
             view.stop(linger=True)
@@ -317,6 +326,44 @@ def _play_programs(
     limits = Limits(sandbox=sandbox_level(sandbox))
     record = play_one(specs, spec, rs, seed=seed, limits=limits, on_turn=on_turn)
     return MatchResult(record.outcome, record.final, record.replay, record.names)
+
+
+def _save_replay(replay: Replay, asked: Path | None, default: Path) -> Path:
+    """Write the game's replay where it was asked for (checked free before the game), or
+    at ``default`` made unique (``-2``, ``-3``... before ``.json``): a replay is never
+    written over. Where the write fails the game is kept in the system's temporary
+    folder and the error says where, so a game played is never lost.
+
+    Raises:
+        RunOptionError: the write failed; the message names the file that holds the game.
+    """
+    import tempfile
+
+    from lightcycle.cli.runs import RunOptionError
+
+    path = asked or _unique(default)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replay.save(path)
+        return path
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    kept = Path(tempfile.mkdtemp(prefix="lightcycle-")) / default.name
+    replay.save(kept)
+    raise RunOptionError(
+        f"cannot write the replay {path}: {reason}; the game is kept in {kept} "
+        f"(watch: lightcycle replay {kept})"
+    )
+
+
+def _unique(path: Path) -> Path:
+    """``path``, or the first of ``NAME-2.json``, ``NAME-3.json``... that is free."""
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate
 
 
 def _replay_name(map_id: str, bots: list[str], seed: int) -> str:
