@@ -55,6 +55,11 @@ def test_sign_up_checks() -> None:
     assert check_email("jane@example.edu") is None
     for bad in ("jane", "jane@", "@example.edu", "a b@example.edu", "jane@localhost"):
         assert check_email(bad), bad
+    for fine in ("j.doe+tron@cs.uni-x.ac.uk", "o'brien@example.ie", "x@xn--bcher-kva.ch"):
+        assert check_email(fine) is None, fine
+    # markup, quotes and broken dots are no address, even where the page escapes them
+    for bad in ('"><script>alert(1)</script>@x.edu', "a..b@x.edu", ".a@x.edu", "a@-x.edu"):
+        assert check_email(bad), bad
     assert check_password("12345678") is None
     assert "at least 8" in (check_password("1234567") or "")
     assert "at most" in (check_password("x" * 2000) or "")

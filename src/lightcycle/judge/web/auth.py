@@ -24,9 +24,17 @@ from typing import Any
 KEY_BYTES = 32
 """The cookie-signing key's length: 256 bits, beyond any guessing."""
 
-EMAIL = re.compile(r"[^@\s]{1,64}@[^@\s]{1,190}\.[^@\s.]{1,63}")
-"""An email address as a sign-up form takes it: something, @, a domain with a dot. The
-judge sends no mail, so the address is a login name that the instructor can recognise."""
+EMAIL = re.compile(
+    r"(?=.{6,254}$)"  # a whole address fits the SMTP limit
+    r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"  # dot-atoms
+    r"@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+"  # domain labels
+    r"(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})"  # a top-level domain
+)
+"""An email address as a sign-up form takes it: a real address's shape (RFC 5322's
+dot-atom local part, a domain of host-name labels, a top-level domain), so no markup or
+quoting (``"><script>...@x.edu``) becomes an account name. The judge sends no mail: the
+address is a login name the instructor can recognise. Quoted local parts and non-ASCII
+addresses are refused (write an internationalised domain in its ``xn--`` form)."""
 
 MIN_PASSWORD = 8
 """The shortest password the sign-up form accepts."""
