@@ -7,6 +7,7 @@ the viewer, each seat's stderr to its owner only."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -65,6 +66,35 @@ def test_the_form_offers_own_public_and_friends_programs_only(
     assert f'<option value="{secret}"' not in page and "eve_secret" not in page
     assert '<option value="dummy"' in page
     assert page.count('name="seat"') == 2  # the contest's friendly matches are duels
+
+
+@pytest.mark.parametrize(
+    ("filler", "option", "prose"),
+    [
+        ("builtin:dummy", ">Dummy</option>", "and the Dummy."),
+        (
+            "builtin:random",
+            ">builtin:random (the reference bot)</option>",
+            "the reference bot builtin:random.",
+        ),
+    ],
+)
+def test_the_empty_seat_is_named_as_the_contest_makes_it(
+    store: DrivenStore, contest: Contest, filler: str, option: str, prose: str
+) -> None:
+    """A contest whose friendly matches are filled by builtin:random says so, not
+    "Dummy" (the 3D course's name for its reference bot)."""
+    from starlette.testclient import TestClient
+
+    from lightcycle.judge.web.app import create_app
+
+    mine = replace(contest, official=replace(contest.official, filler=filler))
+    with TestClient(create_app(store, mine, b"k" * 32)) as browser:
+        accepted(store, sign_up(browser, store, JANE), "jane_1")
+        page = browser.get("/matches").text
+    assert option in page and prose in page
+    if filler != "builtin:dummy":
+        assert "Dummy" not in page
 
 
 def test_start_a_match_against_the_dummy_and_watch_it(
@@ -129,7 +159,7 @@ def test_a_friend_sees_the_match_and_a_stranger_gets_404(
         (("MINE",), "a friendly match has 2 players here, not 1"),
         (("MINE", "MINE", "dummy"), "not 3"),
         (("dummy", "dummy"), "at least one of your own programs"),
-        (("MINE", "x"), "choose a program or the Dummy for every seat"),
+        (("MINE", "x"), "choose a program or the reference bot for every seat"),
         (("FRIENDS_PRIVATE_NOT_FRIEND", "MINE"), "not a program you can use"),
     ],
 )

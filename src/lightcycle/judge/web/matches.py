@@ -43,7 +43,7 @@ def seat_choices(form: Any) -> list[int | None] | str:
         elif value.isdigit():
             seats.append(int(value))
         else:
-            return "choose a program or the Dummy for every seat"
+            return "choose a program or the reference bot for every seat"
     return seats
 
 

@@ -62,6 +62,12 @@ class Site:
         self.stopping = stopping
         self.source_size = int(contest.limits.source_size)
         self.title = contest.title or contest.name
+        # the bot that fills a friendly match's empty seats, as the pages name it: the
+        # 3D course's "Dummy", else the contest's own filler by its spec
+        filler = str(contest.official.filler)
+        dummy = filler.removeprefix("builtin:") == "dummy"
+        self.filler_label = "Dummy" if dummy else f"{filler} (the reference bot)"
+        self.filler_prose = "the Dummy" if dummy else f"the reference bot {filler}"
         # the contest's starting points: listed on the front page, served as text by
         # `lightcycle.judge.web.starters`
         self.starters = starters_for(
@@ -107,6 +113,8 @@ class Site:
             final_states=FINAL_STATES,
             official_mode=self.official_mode,
             starters=self.starters,
+            filler_label=self.filler_label,
+            filler_prose=self.filler_prose,
         )
         response: HTMLResponse = self.templates.TemplateResponse(request, template, context, status)
         return response
