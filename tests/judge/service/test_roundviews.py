@@ -121,3 +121,13 @@ def test_the_round_detail_holds_every_match_in_group_order(
     assert len(first.safe) == 8 and len(first.remaining) == 8
     assert [m.grp for m in second.matches] == list(range(4)) and not second.decided
     assert {s.name for m in second.matches for s in m.seats} == set(first.remaining)
+
+
+def test_every_rule_a_page_names_says_what_it_does() -> None:
+    """A stage's heading names the rule that decided it: each says who went on and why,
+    not only whose rule it is ("the course's rule" said nothing)."""
+    from lightcycle.judge.service.roundviews import RULES
+
+    assert "more than half" in RULES["course"]
+    for rule, text in RULES.items():
+        assert len(text.split()) >= 6 and "the course's rule" not in text, rule

@@ -43,7 +43,8 @@ SCHEDULE_DONE = "official.schedule_done"
 """The ``judge_settings`` key: the last scheduled time handled (``YYYY-MM-DD HH:MM``)."""
 
 RULES = {
-    "course": "the course's rule",
+    "course": "a player who beat more than half of its group's rivals goes on; the rest "
+    "play the next stage",
     "dummies ignored": "everyone beat the Dummies: decided among the players alone",
     "no progress": "nobody went on: the same players play again",
     "failed match": "a match failed (the judge's fault): the stage is played again",
