@@ -112,7 +112,8 @@ def test_start_a_match_against_the_dummy_and_watch_it(
     play(store, contest, mid, replay_json, ranks=(1, 2), stderr="debug")
     fragment = jane.get(f"/fragments/matches/{mid}").text
     assert "data-final" in fragment and ">done<" in fragment
-    assert "exit status 1 on turn 3" in fragment and "crashed" in fragment
+    assert "exit status 1 on turn 3" in fragment and "crashed at turn 3" in fragment
+    assert "<th>turn</th>" not in fragment  # no column left empty for the seats that ran
     assert "25.0 %" in fragment and "50.0 %" in fragment  # 0.5 s and 1.0 s of 2 s
     assert f'src="/matches/{mid}/game?embed=1"' in fragment
     assert "debug seat 0" in fragment  # her own program's stderr
