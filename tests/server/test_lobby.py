@@ -408,3 +408,23 @@ async def test_game_writes_run_in_order_on_one_thread_and_never_stall_the_loop(
     assert max(gaps) < 0.19  # 0.2 s writes, yet the loop ticked on
     assert not [t for t in threading.enumerate() if t.name.startswith("lightcycle-db")]
     slow.close()
+
+
+def test_a_live_game_says_when_it_started_as_a_stored_game_does() -> None:
+    """``/api/games`` lists live games (the hub's meta) beside stored ones: both say
+    ``started_at`` in the store's ISO form, not epoch seconds in one and text in the other."""
+    import re
+    from types import SimpleNamespace
+
+    from lightcycle.server.lobby import Lobby
+
+    spec = SimpleNamespace(
+        queue="torus", map_name="torus-20", ruleset=SimpleNamespace(id="torus@1")
+    )
+    seats = [
+        SimpleNamespace(name="alice", kind="remote"),
+        SimpleNamespace(name="bob", kind="remote"),
+    ]
+    meta = Lobby._meta(spec, seats)  # type: ignore[arg-type]
+    assert "started" not in meta
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z", meta["started_at"])

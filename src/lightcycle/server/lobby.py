@@ -36,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -51,7 +50,7 @@ from lightcycle.server.accounts import SecretError, name_key
 from lightcycle.server.config import QueueConfig, ServerConfig
 from lightcycle.server.game import GameResult, GameSpec, run_game
 from lightcycle.server.seats import BuiltinSeat, Seat
-from lightcycle.server.store import ABORTED, FINISHED, SeatRow, ServerStore
+from lightcycle.server.store import ABORTED, FINISHED, SeatRow, ServerStore, now
 from lightcycle.viewer.live import LiveHub
 
 log = logging.getLogger(__name__)
@@ -654,7 +653,7 @@ class Lobby:
             "seats": [{"name": s.name, "bot": s.kind} for s in seats],
             "map": spec.map_name,
             "ruleset": spec.ruleset.id,
-            "started": time.time(),
+            "started_at": now(),  # as the stored games have it: /api/games lists both
         }
 
     @staticmethod
