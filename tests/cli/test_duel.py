@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,10 +26,34 @@ def test_help_has_an_example() -> None:
 def test_a_duel_prints_the_table() -> None:
     r = runner.invoke(app, ["duel", "builtin:wallhugger", "builtin:random", "-n", "8", *QUICK])
     assert r.exit_code == 0, r.output
-    for text in ("WallHugger", "Random", "Elo ± 95%", "LOS", "avg ms", "8 games", "4 side-swapped"):
+    for text in (
+        "WallHugger",
+        "Random",
+        "Elo (95% CI)",
+        "LOS",
+        "avg ms",
+        "8 games",
+        "4 side-swapped",
+    ):
         assert text in r.output, text
     assert "depth" not in r.output.split("Elo of A")[0]  # nobody reports a depth
     assert "SPRT" not in r.output
+    assert "too few pairs" in r.output and "no interval yet: 4 pairs, at least 5" in r.output
+
+
+def test_the_table_gives_the_interval_the_line_below_gives() -> None:
+    """The table's Elo cell is the interval printed under it (a ± half-width was not:
+    the interval is asymmetric in Elo), from each bot's side."""
+    r = runner.invoke(app, ["duel", "builtin:wallhugger", "builtin:chaser", "-n", "12", *QUICK])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())
+    ci = re.search(r"95% CI ([-+][\d.inf]+) \.\. ([-+][\d.inf]+)", text)
+    assert ci, text
+    low, high = ci.groups()
+    assert f"({low} .. {high})" in text  # A's row
+    flip = {"+": "-", "-": "+"}
+    assert f"({flip[high[0]]}{high[1:]} .. {flip[low[0]]}{low[1:]})" in text  # B's row
+    assert "±" not in text.split("Elo of A")[0]
 
 
 def test_the_depth_column_appears_when_a_bot_reports_it() -> None:

@@ -33,6 +33,7 @@ from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_exec
 
 if TYPE_CHECKING:
     from lightcycle.tournament.duel import DuelProgress, DuelResult, PairResult
+    from lightcycle.tournament.stats import EloEstimate
 
 
 def duel(
@@ -251,20 +252,23 @@ def _interval(low: float, high: float) -> str:
     return f"{format_elo(low)} .. {format_elo(high)}"
 
 
-def _elo_cell(elo: float, margin: float, low: float, high: float, flip: bool) -> str:
-    """``+88.4 ± 35.2``; with an unbounded side the interval itself (``+198.3 .. +inf``)."""
-    from lightcycle.tournament.stats import format_elo, format_margin
+def _elo_cell(est: EloEstimate, flip: bool) -> str:
+    """``+88.4 (+55.1 .. +123.9)``: the Elo and the very interval the line below the
+    table gives (a ``±`` half-width would differ from it: the interval is not symmetric
+    in Elo); below `MIN_SAMPLES` pairs the Elo alone, marked as not yet measured."""
+    from lightcycle.tournament.stats import format_elo
 
+    elo, low, high = est.elo, est.elo_low, est.elo_high
     if flip:
-        low, high = -high, -low
-    if math.isinf(margin) and not math.isinf(elo):
-        return f"{format_elo(elo)} ({_interval(low, high)})"
-    return f"{format_elo(elo)} ± {format_margin(margin)}"
+        elo, low, high = -elo + 0.0, -high, -low  # + 0.0: no "-0.0"
+    if not est.enough:
+        return f"{format_elo(elo)} (too few pairs)"
+    return f"{format_elo(elo)} ({_interval(low, high)})"
 
 
 def report(result: DuelResult) -> Group:
     """The duel's table (one row per bot, each from its own side) and its verdict lines."""
-    from lightcycle.tournament.stats import format_elo
+    from lightcycle.tournament.stats import MIN_SAMPLES, format_elo
 
     a, b = result.bots
     games = counted(result.games, "game")
@@ -281,16 +285,20 @@ def report(result: DuelResult) -> Group:
     t = result.trinomial
     show_depth = a.depth is not None or b.depth is not None
     table = Table(title=title, header_style="bold")
-    columns = ["bot", "W", "D", "L", "score", "Elo ± 95%", "LOS", "avg ms"]
+    columns = ["bot", "W", "D", "L", "score", "Elo (95% CI)", "LOS", "avg ms"]
     columns += ["depth"] if show_depth else []
     columns += ["verdicts"]
     for col in columns:
-        table.add_column(col, justify="left" if col in ("bot", "verdicts") else "right")
+        table.add_column(
+            col,
+            justify="left" if col in ("bot", "verdicts") else "right",
+            no_wrap=col.startswith("Elo"),
+        )
     sides = (
         (a, t.wins, t.losses, est.score, est.elo, est.los),
         (b, t.losses, t.wins, 1.0 - est.score, -est.elo, 1.0 - est.los),
     )
-    for bot, wins, losses, score, elo, los in sides:
+    for bot, wins, losses, score, _, los in sides:
         verdicts = ", ".join(f"{k} {v}" for k, v in sorted(bot.verdicts.items())) or "-"
         row = [
             bot.name,
@@ -298,23 +306,28 @@ def report(result: DuelResult) -> Group:
             str(t.draws),
             str(losses),
             f"{score:.1%}",
-            _elo_cell(elo, est.margin, est.elo_low, est.elo_high, bot is b),
-            f"{los:.1%}",
+            _elo_cell(est, bot is b),
+            f"{los:.1%}" if est.enough else "-",
             f"{bot.avg_move_time * 1000:.1f}",
         ]
         if show_depth:
             row.append(f"{bot.depth:.1f}" if bot.depth is not None else "-")
         row.append(verdicts)
         table.add_row(*row)
+    interval = (
+        f"95% CI {_interval(est.elo_low, est.elo_high)}"
+        if est.enough
+        else f"no interval yet: {counted(est.samples, 'pair')}, at least {MIN_SAMPLES} needed"
+    )
     lines = [
         Text(
             f"A = {a.name} ({a.spec}), B = {b.name} ({b.spec}). Elo of A over B: "
-            f"{format_elo(est.elo)}, 95% CI {_interval(est.elo_low, est.elo_high)} "
+            f"{format_elo(est.elo)}, {interval} "
             f"(pairs as samples; pentanomial {'/'.join(map(str, result.pentanomial.counts))}"
             " for pairs scoring 0, ½, 1, 1½, 2).",
         )
     ]
-    if math.isinf(est.elo):
+    if math.isinf(est.elo) and est.enough:
         lines.append(Text("Every game went one way: the Elo is unbounded; the CI gives the bound."))
     for bot in (a, b):
         for kind, detail in sorted(bot.verdict_examples.items()):

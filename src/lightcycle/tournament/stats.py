@@ -47,6 +47,14 @@ Without it ten straight wins have zero variance and the log-likelihood ratio div
 zero; a thousandth of a game changes nothing else measurably.
 """
 
+MIN_SAMPLES = 5
+"""Fewer samples (pairs, or games taken one by one) than this give no interval.
+
+The interval comes from the samples' spread; two or three of them can agree by chance
+(two pairs of 1-1 give a spread of 0 and an interval of ``+0.0 .. +0.0``), so below this
+a report says the difference is not yet measured instead of claiming a certainty it does
+not have."""
+
 Model = Literal["trinomial", "pentanomial"]
 SprtState = Literal["continue", "H0", "H1"]
 
@@ -155,11 +163,18 @@ class EloEstimate:
     los: float
     confidence: float = 0.95
 
+    @property
+    def enough(self) -> bool:
+        """Whether there are samples enough (`MIN_SAMPLES`) for the interval to mean
+        something."""
+        return self.samples >= MIN_SAMPLES
+
     def to_dict(self) -> dict[str, Any]:
         """Plain, strictly valid JSON data (infinities as the strings ``"inf"``/``"-inf"``)."""
         return {
             "model": self.model,
             "samples": self.samples,
+            "enough_samples": self.enough,
             "confidence": self.confidence,
             "score": json_number(self.score),
             "stdev": json_number(self.stdev),
