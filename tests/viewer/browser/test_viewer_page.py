@@ -158,3 +158,20 @@ def test_a_500_turn_60x60_game_plays_and_reports_its_frame_times(
     )
     with capsys.disabled():
         print("\n" + report)
+
+
+def test_a_long_bot_command_wraps_inside_the_side_panel(tab: Tab, tmp_path: Path) -> None:
+    """A tournament's ``cmd:`` seat names the whole command: the panel wraps it rather
+    than growing past its width and cutting the table off."""
+    replay = lightcycle.play("ring", ["chaser", "runaway"], seed=2).replay
+    long = "cmd:python3 /home/student/projects/tron/bots/version-2/" + "very_long_name_" * 6
+    replay.seats[0] = {**replay.seats[0], "bot": long + ".py --depth 12 --no-book"}
+    path = tmp_path / "long.html"
+    write_html(replay, None, path)
+    tab.open(path)
+    assert tab.errors == []
+    widths = tab.js(
+        "() => { const p = document.getElementById('panel');"
+        " return [p.scrollWidth, p.clientWidth]; }"
+    )
+    assert widths[0] <= widths[1], widths
