@@ -32,11 +32,15 @@ def duel(tmp_path_factory: pytest.TempPathFactory) -> tuple[Replay, Path]:
 def test_the_file_opens_offline_with_no_request_and_no_error(
     tab: Tab, duel: tuple[Replay, Path]
 ) -> None:
-    _, path = duel
+    replay, path = duel
     tab.open(path)
     assert tab.requests == [path.as_uri()]
     assert tab.errors == []
     assert tab.js("lightcycle.turn") == 0
+    # the page opens at turn 0 and already says how the game ends, and when
+    ahead = tab.page.inner_text("#result")
+    assert ahead.startswith(f"ends turn {len(list(replay.states())) - 1}: "), ahead
+    assert "has won" in ahead or "draw" in ahead
 
 
 def test_a_turn_shows_the_re_simulated_board_and_head_colours(

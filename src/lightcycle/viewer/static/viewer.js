@@ -250,9 +250,12 @@
     document.getElementById("turnlabel").textContent = t + " / " + D.last;
     timeline.value = String(t);
     playButton.textContent = view.playing ? "❚❚" : "▶";
+    // a replay says how it ends from its first turn (dim until that turn is shown); a
+    // live game has no result until it ends
     var result = document.getElementById("result");
-    result.textContent = t === D.last ? D.result : "";
-    result.className = t === D.last ? "final" : "";
+    var atEnd = t === D.last;
+    result.textContent = !D.result ? "" : atEnd ? D.result : "ends turn " + D.last + ": " + D.result;
+    result.className = atEnd && D.result ? "final" : "";
     tbody.textContent = "";
     D.rows[t].forEach(function (row, team) {
       var tr = document.createElement("tr");
