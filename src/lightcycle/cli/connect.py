@@ -7,7 +7,14 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from lightcycle.cli.common import ProtocolOption, SandboxOption, err, sandbox_level, user_errors
+from lightcycle.cli.common import (
+    ProtocolOption,
+    SandboxOption,
+    err,
+    sandbox_level,
+    user_errors,
+    warn_sandbox,
+)
 from lightcycle.cli.runs import INTERRUPTED, RunOptionError
 
 
@@ -75,7 +82,7 @@ def connect(
         parse_address,
         player_name,
     )
-    from lightcycle.remote.local import LocalBot, make_local_bot
+    from lightcycle.remote.local import InProcessBot, LocalBot, make_local_bot
     from lightcycle.sandbox import Limits
 
     local: LocalBot | None = None
@@ -92,6 +99,8 @@ def connect(
                 raise RunOptionError(f"--memory {memory}: give a limit in MiB, e.g. 1024")
             level = sandbox_level(sandbox)
             local = make_local_bot(bot, protocol, Limits(memory=memory << 20, sandbox=level))
+            if not isinstance(local, InProcessBot):  # a program bot, in the sandbox
+                warn_sandbox(level)
             problem = name_problem(name) if name is not None else None
             if problem is not None:
                 raise RunOptionError(f"--name {name!r}: {problem}")

@@ -27,6 +27,7 @@ from lightcycle.cli.common import (
     err,
     sandbox_level,
     user_errors,
+    warn_sandbox,
 )
 from lightcycle.cli.runs import INTERRUPTED, RunOptionError, check_free, counted
 from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
@@ -161,6 +162,7 @@ def duel(
         spec_b = parse_bot_spec(b, protocol)
         for spec in (spec_a, spec_b):
             preflight(spec, Limits(sandbox=sandbox))
+        warn_sandbox(sandbox, (spec_a, spec_b))
         rs = get_ruleset(ruleset) if ruleset else None
         if turn_limit is not None:
             if rs is None:

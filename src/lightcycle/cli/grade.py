@@ -10,7 +10,14 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from lightcycle.cli.common import ProtocolOption, SandboxOption, console, sandbox_level, user_errors
+from lightcycle.cli.common import (
+    ProtocolOption,
+    SandboxOption,
+    console,
+    sandbox_level,
+    user_errors,
+    warn_sandbox,
+)
 from lightcycle.cli.runs import INTERRUPTED, check_free, counted
 
 if TYPE_CHECKING:
@@ -68,6 +75,7 @@ def grade(
     with user_errors():
         sandbox = sandbox_level(sandbox)
         rub = load_rubric(rubric)
+        warn_sandbox(sandbox)  # the graded bot is a program (cmd:, cteam:, a bot file)
         if out is not None:
             check_free(out)
         try:

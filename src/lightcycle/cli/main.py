@@ -312,7 +312,7 @@ def _play_programs(
 ) -> LocalResult:
     """One game with program seats (`lightcycle.referee.match.play_one`), as the
     in-process referee's result."""
-    from lightcycle.cli.common import sandbox_level
+    from lightcycle.cli.common import sandbox_level, warn_sandbox
     from lightcycle.maps.registry import get_map
     from lightcycle.referee.local import MatchResult, default_ruleset
     from lightcycle.referee.match import play_one
@@ -324,6 +324,7 @@ def _play_programs(
     if settings:
         rs = rs.with_settings(settings)
     limits = Limits(sandbox=sandbox_level(sandbox))
+    warn_sandbox(limits.sandbox, specs)
     record = play_one(specs, spec, rs, seed=seed, limits=limits, on_turn=on_turn)
     return MatchResult(record.outcome, record.final, record.replay, record.names)
 

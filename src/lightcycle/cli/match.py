@@ -26,6 +26,7 @@ from lightcycle.cli.common import (
     err,
     sandbox_level,
     user_errors,
+    warn_sandbox,
 )
 from lightcycle.cli.runs import (
     INTERRUPTED,
@@ -194,6 +195,7 @@ def match(
         limits = Limits(memory=memory << 20, isolate=isolate, sandbox=sandbox)
         for spec in specs:
             preflight(spec, limits)
+        warn_sandbox(sandbox, specs)
         out_dir, created = claim_folder(out, Path("matches") / time.strftime("%Y%m%d-%H%M%S"))
         assert out_dir is not None
         shown = err if as_json else console

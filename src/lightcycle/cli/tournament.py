@@ -24,7 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from lightcycle.cli.common import console, err, user_errors
+from lightcycle.cli.common import console, err, user_errors, warn_sandbox
 
 if TYPE_CHECKING:
     from lightcycle.tournament.cluster import RayExecutor
@@ -219,6 +219,7 @@ def run(
     with user_errors(), ExitStack() as stack:
         config = load_config(file, out=out, database=db)
         plan = make_plan(config)
+        warn_sandbox(config.sandbox, [e.spec for e in plan.entrants])
         # Ray starts (seconds) once the file is known to be good, before the store opens
         # (the file's `workers` suits one machine; on Ray only -j limits the cluster's CPUs)
         cluster = stack.enter_context(ray_executor(executor, ray_address, workers))

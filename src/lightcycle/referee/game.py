@@ -48,6 +48,7 @@ from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
+from lightcycle.sandbox.levels import seat_record
 from lightcycle.sandbox.pool import kill_now
 
 
@@ -426,6 +427,14 @@ class Game:
         assert self.state.outcome is not None
         return GameRecord(self.state.outcome, self.state, self.replay, self.records, _now() - t0)
 
+    def sandbox_records(self) -> list[dict[str, Any] | None] | None:
+        """Per seat what confined its program (`seat_record`), ``None`` for a seat played
+        in this process; ``None`` in all for a game without programs."""
+        records: list[dict[str, Any] | None] = [None] * len(self.players)
+        for seat, w in self.wires.items():
+            records[seat] = seat_record(w.proc)
+        return records if self.wires else None
+
     def _finish(self) -> None:
         reports: list[dict[str, Any]] = [{} for _ in self.players]
         for seat, bot in self.bots.items():
@@ -448,6 +457,7 @@ class Game:
                     end(View(self.state, seat))
         if any(reports):
             self.replay.reports = reports
+        self.replay.sandbox = self.sandbox_records()
         for _seat, w in self.wires.items():
             player = w.record.player
             assert isinstance(player, ProgramPlayer)

@@ -47,6 +47,7 @@ from lightcycle.referee.players import (
 from lightcycle.rules.engine import new_game
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.sandbox import Limits
+from lightcycle.sandbox.levels import merge_records
 
 DEFAULT_SPARES = 1
 """Processes a program is started ahead by default: one is enough once a game lasts longer
@@ -164,6 +165,9 @@ class BotStats:
         verdict_examples: per verdict other than ok, the first game (from 1) that had it
             and its detail (the exit code or signal and the tail of stderr of a crash,
             say), so a summary can say what went wrong without opening the logs.
+        sandbox: what confined its program over the games
+            (`lightcycle.sandbox.levels.merge_records`); ``None`` for a bot played in
+            the referee's process.
     """
 
     name: str
@@ -180,6 +184,7 @@ class BotStats:
     verdict_examples: dict[str, tuple[int, str]] = field(default_factory=dict)
     starts: int = 0
     startup_seconds: float = 0.0
+    sandbox: dict[str, Any] | None = None
 
     @property
     def avg_move_time(self) -> float:
@@ -210,6 +215,7 @@ class BotStats:
                 for kind, (game, detail) in sorted(self.verdict_examples.items())
             },
             "process_starts": self.starts,
+            "sandbox": self.sandbox,
         }
 
 
@@ -475,6 +481,8 @@ def _tally(stats: list[BotStats], order: list[int], record: GameRecord, game: in
         st.moves += rec.clock.moves
         st.move_time_total += rec.clock.total
         st.move_time_max = max(st.move_time_max, rec.clock.max_move)
+        if record.replay.sandbox is not None:
+            st.sandbox = merge_records(st.sandbox, record.replay.sandbox[seat])
         if not rec.verdict.ok:
             st.verdicts[rec.verdict.kind] = st.verdicts.get(rec.verdict.kind, 0) + 1
             st.verdict_examples.setdefault(rec.verdict.kind, (game, rec.verdict.detail))

@@ -92,11 +92,11 @@ def default_sandbox() -> str:
     """The sandbox level when none is given: ``$LIGHTCYCLE_SANDBOX``, else ``auto``.
 
     Raises:
-        SandboxError: the variable holds something else than none, auto or full.
+        SandboxError: the variable holds something else than none, uid, auto or full.
     """
     value = os.environ.get(SANDBOX_VARIABLE, "").strip() or "auto"
     if value not in SANDBOX_LEVELS:
-        raise SandboxError(f"{SANDBOX_VARIABLE}={value!r}: set it to none, auto or full")
+        raise SandboxError(f"{SANDBOX_VARIABLE}={value!r}: set it to none, uid, auto or full")
     return value
 
 

@@ -135,6 +135,10 @@ class Replay:
         reports: optional per team what its in-process bot reported at the end
             (`Bot.report`: figures such as ``depth``, and per-move lists such as
             ``move_ms`` and ``move_plies``); ``{}`` for a bot that reported nothing.
+        sandbox: optional per team what confined its bot program: ``{"level", "full",
+            "protections"}`` (the level asked for, whether that was the full sandbox here,
+            the protections applied), ``None`` for a seat played in the referee's own
+            process (built-in, ``py:`` and HTTP bots). Older replays have none.
     """
 
     ruleset: str
@@ -150,6 +154,7 @@ class Replay:
     cpu: list[list[int]] | None = None
     orders: list[list[int] | None] | None = None
     reports: list[dict[str, Any]] | None = None
+    sandbox: list[dict[str, Any] | None] | None = None
 
     # -- building ----------------------------------------------------------------------
     @classmethod
@@ -340,6 +345,8 @@ class Replay:
             data["orders"] = self.orders
         if self.reports is not None:
             data["reports"] = self.reports
+        if self.sandbox is not None:
+            data["sandbox"] = self.sandbox
         return data
 
     def to_json(self) -> str:
@@ -431,6 +438,16 @@ class Replay:
             for key in ("times", "verdicts", "cpu", "orders")
         }
         extras["reports"] = field("reports", list, "a list with one object per seat, or null", None)
+        extras["sandbox"] = field(
+            "sandbox", list, "a list with one object (or null) per seat, or null", None
+        )
+        if extras["sandbox"] is not None and not all(
+            s is None or isinstance(s, dict) for s in extras["sandbox"]
+        ):
+            raise ReplayError(
+                f'{source}: expected every entry of "sandbox" to be a {{"level", "given", "full", '
+                '"protections"}} object or null'
+            )
         return cls(
             ruleset=ruleset,
             settings=dict(settings),

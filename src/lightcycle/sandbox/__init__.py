@@ -10,7 +10,9 @@ games does not wait for process start-up.
 With ``Limits(sandbox="full")`` (or ``"auto"``) a bot runs under bubblewrap
 (`lightcycle.sandbox.bwrap`): its own user id (`lightcycle.sandbox.uids`), a read-only view
 of the system, a private scratch ``/tmp``, no network, a private ``/proc``, a clean
-environment, the seccomp filter and rlimits. `lightcycle.sandbox.check` says what this host
+environment, the seccomp filter and rlimits. Where no bubblewrap works, a root referee's
+``auto`` is the uid level (`lightcycle.sandbox.uidlevel`): a user id of its own and no
+capabilities, never root. `lightcycle.sandbox.check` says what this host
 can enforce (``lightcycle sandbox check``); ``docs/sandbox.md`` gives the threat model.
 `lightcycle.sandbox.build.run_build` runs a build of submitted code with the same
 protections, in a fresh work folder, and copies out the files asked for.

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from lightcycle.sandbox import locate
 from lightcycle.sandbox.process import Limits, SandboxError
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc")
@@ -37,10 +38,10 @@ are readable by root only, and the bot is never root."""
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
-@cache
 def bwrap_path() -> str | None:
-    """The ``bwrap`` program, if installed."""
-    return shutil.which("bwrap")
+    """The ``bwrap`` program: the system's where it works, else the packaged one
+    (`lightcycle.sandbox.locate`)."""
+    return locate.bwrap_path()
 
 
 @cache
@@ -213,9 +214,7 @@ def build(
     """
     bwrap = bwrap_path()
     if bwrap is None:
-        raise SandboxError(
-            "bubblewrap is not installed: run scripts/install-sandbox (apt-get install bubblewrap)"
-        )
+        raise SandboxError(f"bubblewrap: {locate.find().why}")
     cmd = [bwrap]
     protections = ["bubblewrap"]
     if uid is None:

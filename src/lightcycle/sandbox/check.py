@@ -15,9 +15,10 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 
-from lightcycle.sandbox.process import SANDBOX_LEVELS, SandboxError, reap_sandbox_orphans
+from lightcycle.sandbox import locate
+from lightcycle.sandbox.process import SANDBOX_LEVELS, SandboxError
 
-INSTALL_HINT = "run scripts/install-sandbox (apt-get install bubblewrap)"
+INSTALL_HINT = locate.INSTALL_HINT
 USERNS_HINT = (
     "the administrator can allow unprivileged user namespaces (sysctl "
     "kernel.unprivileged_userns_clone=1 on Debian-patched kernels, or raise "
@@ -41,26 +42,10 @@ class Protection:
     detail: str
 
 
-def _first_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else "no message"
-
-
-def _try(cmd: list[str]) -> tuple[bool, str]:
-    """Run a probe; whether it exited 0, and its first line of stderr otherwise."""
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return False, str(exc)
-    finally:
-        reap_sandbox_orphans()  # bwrap leaves its sandbox's first process unreaped
-    return done.returncode == 0, _first_line(done.stderr)
-
-
 @cache
 def bwrap_version() -> str | None:
-    """``bubblewrap 0.8.0``, or ``None`` when ``bwrap`` is not installed."""
-    bwrap = shutil.which("bwrap")
+    """``bubblewrap 0.8.0``, or ``None`` when no ``bwrap`` is found (`locate`)."""
+    bwrap = locate.bwrap_path()
     if bwrap is None:
         return None
     try:
@@ -72,7 +57,7 @@ def bwrap_version() -> str | None:
 
 @cache
 def _bwrap_help() -> str:
-    bwrap = shutil.which("bwrap")
+    bwrap = locate.bwrap_path()
     if bwrap is None:
         return ""
     done = subprocess.run([bwrap, "--help"], capture_output=True, text=True, check=False)
@@ -86,18 +71,15 @@ def _root() -> bool:
 @cache
 def _probe(*options: str) -> tuple[bool, str]:
     """Whether ``bwrap OPTIONS --ro-bind / / true`` works for this user."""
-    bwrap = shutil.which("bwrap")
+    bwrap = locate.bwrap_path()
     if bwrap is None:
-        return False, "bubblewrap is not installed"
-    user = () if _root() else ("--unshare-user",)
-    return _try([bwrap, *user, *options, "--ro-bind", "/", "/", "true"])
+        return False, f"bubblewrap: {locate.find().why}"
+    return locate.try_bwrap(bwrap, *options)
 
 
-@cache
 def bwrap_usable() -> bool:
     """Whether bubblewrap can make the sandbox's namespaces here (``auto`` uses it)."""
-    ok, _ = _probe("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts")
-    return ok
+    return locate.find().usable
 
 
 def _seccomp() -> Protection:
@@ -151,14 +133,20 @@ def _cgroups() -> Protection:
     )
 
 
+def cgroups_protection() -> Protection:
+    """The ``cgroups`` line: the same at every level (`lightcycle.sandbox.levels`)."""
+    return _cgroups()
+
+
 def host_report() -> list[Protection]:
     """Every protection a bot can get, and whether this host gives it (see the module)."""
     out: list[Protection] = []
     version = bwrap_version()
+    found = locate.find()
     out.append(
-        Protection("bubblewrap", True, version)
-        if version
-        else Protection("bubblewrap", False, f"not installed: {INSTALL_HINT}")
+        Protection("bubblewrap", True, f"{version} ({found.source}: {found.path})")
+        if version and found.usable
+        else Protection("bubblewrap", False, found.why)
     )
     ok, why = _probe("--unshare-user")
     out.append(
@@ -203,7 +191,7 @@ def host_report() -> list[Protection]:
         if prlimit
         else Protection("rlimits", False, "prlimit is missing: apt-get install util-linux")
     )
-    out.append(_cgroups())
+    out.append(cgroups_protection())
     dies = "--die-with-parent" in help_text
     out.append(
         Protection("die with parent", True, "bwrap --die-with-parent and the PID namespace")
@@ -235,6 +223,11 @@ def _missing_now() -> tuple[Protection, ...]:
     return tuple(missing(host_report()))
 
 
+def missing_now() -> list[Protection]:
+    """`missing` of this host's report, probed once per process."""
+    return list(_missing_now())
+
+
 def require(level: str) -> None:
     """Refuse a sandbox level this host cannot give.
 
@@ -259,6 +252,7 @@ def clear_cache() -> None:
     """Forget the probes (tests change the host's tools between calls)."""
     from lightcycle.sandbox import cgroups
 
-    for f in (bwrap_version, _bwrap_help, _probe, bwrap_usable, _missing_now):
+    for f in (bwrap_version, _bwrap_help, _probe, _missing_now):
         f.cache_clear()
+    locate.clear_cache()
     cgroups.clear_cache()

@@ -18,7 +18,9 @@ class SandboxError(RuntimeError):
     the host cannot give...); the message says why and what to do."""
 
 
-SANDBOX_LEVELS = ("none", "auto", "full")
+SANDBOX_LEVELS = ("none", "uid", "auto", "full")
+"""From weakest to strongest; ``auto`` is the strongest this host gives
+(`lightcycle.sandbox.uidlevel.effective`)."""
 
 
 @dataclass(frozen=True)
@@ -34,9 +36,11 @@ class Limits:
             (required) or ``none``; for ``sandbox="none"`` only (bubblewrap always
             makes a PID namespace).
         max_pending: bytes of unread input the bot may leave before it is refused.
-        sandbox: ``none`` (run as the referee's user, as above), ``auto`` (the
-            strongest sandbox this host offers) or ``full`` (every protection of
-            `lightcycle.sandbox.check`, else `SandboxError`).
+        sandbox: ``none`` (run as the referee's user, as above), ``uid`` (a root
+            referee without bubblewrap: a user id of its own and no capabilities,
+            `lightcycle.sandbox.uidlevel`), ``auto`` (the strongest this host offers:
+            ``full``, else ``uid`` for a root referee, else ``none``) or ``full`` (every
+            protection of `lightcycle.sandbox.check`, else `SandboxError`).
         processes: ``RLIMIT_NPROC`` in the sandbox (``None``: no limit). The kernel
             counts it per user id, so it bounds the bot's processes only where the
             bot has its own user id (a root referee's uid pool) or user namespace.

@@ -4,8 +4,11 @@ With ``Limits(sandbox="full")`` (or ``"auto"`` where the host has bubblewrap) th
 runs in the bubblewrap sandbox of `lightcycle.sandbox.bwrap`: its own user id, a read-only
 view of the system and of its folder, a size-limited scratch ``/tmp``, no network, a
 private ``/proc``, a clean environment, the seccomp filter and limits on processes, open
-files and file size; see ``docs/sandbox.md``. With ``sandbox="none"`` (the default) it runs
-as the referee's user with the guarantees below only.
+files and file size; see ``docs/sandbox.md``. With ``sandbox="uid"`` (or ``"auto"`` where a
+root referee has no bubblewrap) it runs as a pool user id of its own, without
+capabilities, in a private copy of its folder (`lightcycle.sandbox.uidlevel`). With
+``sandbox="none"`` (the default) it runs as the referee's user with the guarantees below
+only.
 
 Guarantees, whatever the program does:
 
@@ -29,16 +32,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import os
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from lightcycle.sandbox import cgroups, proctree, reaper
+from lightcycle.sandbox.innerpid import InnerPid
 from lightcycle.sandbox.limits import MARK, SANDBOX_LEVELS, Limits, SandboxError, describe_status
 from lightcycle.sandbox.prefixes import (
     become_subreaper,
@@ -56,6 +58,7 @@ from lightcycle.sandbox.spawn import (
     reap_orphans,
     reap_sandbox_orphans,
 )
+from lightcycle.sandbox.stderr import StderrTail
 
 __all__ = [  # also importable from here, as before the split
     "MARK",
@@ -89,6 +92,8 @@ class BotProcess:
         protections: what was applied, e.g. ``("bubblewrap", "no network", ...)``.
         uid: the pool user id the bot runs as (``None``: the referee's).
         sandboxed: whether it runs under bubblewrap.
+        level: what it got here: ``full`` (bubblewrap), ``uid`` or ``none``.
+        private: at the uid level, the private copy of its folder it runs in.
 
     Raises:
         SandboxError: the program could not be started, or the sandbox it asks for is
@@ -117,23 +122,29 @@ class BotProcess:
         self.log_path = Path(log_path) if log_path is not None else None
         self.mark = reaper.new_mark()  # names this referee: see reaper.reap_strays
         self.uid: int | None = None
-        self._info_fd: int | None = None  # bubblewrap's --info-fd (see _inner_pid)
-        self._info = b""
-        self._inner: int | None = None
+        self._inner = InnerPid()  # bubblewrap's inner process (lightcycle.sandbox.innerpid)
         self._uid_released = False
         self.cgroup: cgroups.BotGroup | None = None
         self.sandboxed = False
+        self.private: Path | None = None  # the uid level's copy of the bot's folder
         self.protections: tuple[str, ...] = ()
+        self.level = "none"  # what the bot gets here: none, uid or full
         if limits.sandbox != "none":
-            from lightcycle.sandbox import check
+            from lightcycle.sandbox import check, uidlevel
 
             if limits.sandbox == "full":
                 check.require("full")
-            self.sandboxed = limits.sandbox == "full" or check.bwrap_usable()
+            self.level = uidlevel.effective(limits.sandbox)
+            why = uidlevel.unavailable() if self.level == "uid" else None
+            if why is not None:
+                raise SandboxError(why)
+            self.sandboxed = self.level == "full"
         self.cgroup = cgroups.group_for(self.mark, limits.memory, limits.processes)
         try:
             if self.sandboxed:
                 self._start_sandboxed(cwd, env or {}, read_only)
+            elif self.level == "uid":
+                self._start_uid(cwd, env or {})
             else:
                 self._start_plain(cwd, env or {})
         except BaseException:
@@ -165,15 +176,73 @@ class BotProcess:
         """Whether the kernel killed a process of the bot over its cgroup memory limit."""
         return self.cgroup is not None and self.cgroup.oom_kills() > 0
 
+    def _spawn(
+        self,
+        command: Sequence[str],
+        cwd: Path,
+        env: Mapping[str, str],
+        pass_fds: tuple[int, ...] = (),
+    ) -> subprocess.Popen[bytes]:
+        """Start ``command`` after `_start_prefix` on the spawner thread (`SPAWNER`: a
+        parent-death signal follows the thread that started the process)."""
+
+        def start() -> subprocess.Popen[bytes]:
+            with SPAWN_LOCK:
+                proc = subprocess.Popen(
+                    [*self._start_prefix(), *command],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,
+                    pass_fds=pass_fds,
+                    bufsize=0,
+                )
+                MAINS.add(proc.pid)
+            return proc
+
+        return SPAWNER.run(start)
+
+    def _pidns(self) -> tuple[str, ...]:
+        """The PID namespace prefix the limits ask for (``()``: none); sets `isolated`."""
+        prefix: tuple[str, ...] = ()
+        if self.limits.isolate != "none":
+            prefix = pidns_prefix()
+            if not prefix and self.limits.isolate == "pidns":
+                raise SandboxError("PID namespaces are not available here (isolate='pidns')")
+        self.isolated = bool(prefix)
+        return prefix
+
+    def _start_uid(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
+        """Start as a pool user id in a private copy of its folder
+        (`lightcycle.sandbox.uidlevel`), on the spawner thread."""
+        from lightcycle.sandbox import shared, uidlevel
+        from lightcycle.sandbox.uids import POOL
+
+        folder = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+        prefix = self._pidns()
+        become_subreaper()  # adopts what the bot leaves, as for `_start_plain`
+        self.uid = POOL.acquire()
+        try:
+            self.private = shared.private_folder(folder, self.uid, self.mark)
+            plan = uidlevel.plan(
+                self.argv, folder, self.private, self.uid, self.limits, self.mark, env, prefix
+            )
+            self.protections = (*plan.protections, *self._cgroup_protections())
+
+            self.proc = self._spawn(plan.command, plan.cwd, plan.env)
+        except OSError as exc:
+            self._release_uid()
+            raise SandboxError(f"cannot start {' '.join(self.argv)!r}: {exc.strerror}") from exc
+        except BaseException:
+            self._release_uid()
+            raise
+
     def _start_plain(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
         """Start as the referee's user: own session, a PID namespace where possible."""
         limits = self.limits
-        prefix: tuple[str, ...] = ()
-        if limits.isolate != "none":
-            prefix = pidns_prefix()
-            if not prefix and limits.isolate == "pidns":
-                raise SandboxError("PID namespaces are not available here (isolate='pidns')")
-        self.isolated = bool(prefix)
+        prefix = self._pidns()
         # also with a PID namespace: when its unshare is killed, the namespace's init
         # becomes an orphan; adopted here, `kill` reaps it at once instead of waiting
         # for the host's init (which in a container may never reap it)
@@ -232,7 +301,7 @@ class BotProcess:
             raise SandboxError("the seccomp filter is unavailable (see lightcycle sandbox check)")
         self.isolated = True
         info_read, info_write = os.pipe()  # bubblewrap writes its inner pid here
-        self._info_fd = info_read
+        self._inner.fd = info_read
         try:
             if os.geteuid() == 0:
                 self.uid = POOL.acquire()
@@ -252,89 +321,38 @@ class BotProcess:
             )
             self.protections = (*plan.protections, *self._cgroup_protections())
 
-            def start() -> subprocess.Popen[bytes]:
-                with SPAWN_LOCK:
-                    proc = subprocess.Popen(
-                        [*self._start_prefix(), *plan.command],
-                        stdin=subprocess.PIPE,
-                        stdout=subprocess.PIPE,
-                        stderr=subprocess.PIPE,
-                        cwd=folder,
-                        env={},
-                        start_new_session=True,
-                        pass_fds=plan.pass_fds,
-                        bufsize=0,
-                    )
-                    MAINS.add(proc.pid)
-                return proc
-
-            self.proc = SPAWNER.run(start)
+            self.proc = self._spawn(plan.command, folder, {}, plan.pass_fds)
         except OSError as exc:
             self._release_uid()
-            self._close_info()
+            self._inner.close()
             raise SandboxError(
                 f"cannot start {' '.join(self.argv)!r}: {exc.strerror or exc}"
             ) from exc
         except BaseException:
             self._release_uid()
-            self._close_info()
+            self._inner.close()
             raise
         finally:
             os.close(info_write)
             if seccomp_fd is not None:
                 os.close(seccomp_fd)
 
-    def _inner_pid(self) -> int | None:
-        """The host pid of bubblewrap's inner process (the PID namespace's first one).
-
-        Read from bubblewrap's ``--info-fd`` without blocking (it writes it just after
-        starting it). When the outer bubblewrap dies first, that process is re-parented
-        to this referee if it is a subreaper, where no tree or mark finds it: its
-        environment is empty. `kill` and `close` reap it by this pid.
-        """
-        if self._inner is not None or self._info_fd is None:
-            return self._inner
-        os.set_blocking(self._info_fd, False)
-        with contextlib.suppress(OSError):
-            self._info += os.read(self._info_fd, 4096)
-        with contextlib.suppress(ValueError, TypeError, AttributeError):
-            pid = json.loads(self._info.decode()).get("child-pid")
-            if isinstance(pid, int) and pid > 0:
-                self._inner = pid
-                self._close_info()
-        return self._inner
-
-    def _close_info(self) -> None:
-        if self._info_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._info_fd)
-            self._info_fd = None
-
-    def _reap_inner(self, timeout: float) -> None:
-        """Reap bubblewrap's inner process if it became this referee's child
-        (`_inner_pid`); waits up to ``timeout`` seconds for it to end."""
-        pid = self._inner_pid()
-        if pid is None:
-            return
-        end = time.monotonic() + timeout
-        while True:
-            with SPAWN_LOCK:  # never a live bot's main process (a reused pid)
-                if pid in MAINS:
-                    return
-                try:
-                    done, _ = os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:  # not ours (PID 1 reaps it), or reaped
-                    return
-            if done or time.monotonic() > end:
-                return
-            time.sleep(0.005)
-
     def _release_uid(self) -> None:
-        """Give the pool id back once (the bot's processes are gone, or never started)."""
+        """Give the pool id back once (the bot's processes are gone, or never started).
+
+        At the uid level, first kill whatever still runs as that id and remove what it
+        left in the shared folders and its private folder (`lightcycle.sandbox.shared`):
+        the next bot given the id must find nothing of this one.
+        """
         if self.uid is not None and not self._uid_released:
+            from lightcycle.sandbox import shared
             from lightcycle.sandbox.uids import POOL
 
             self._uid_released = True
+            if self.level == "uid":
+                shared.kill_uid(self.uid)
+                shared.sweep(self.uid)
+                shared.remove_private(self.private)
             POOL.release(self.uid)
 
     def _after_start(self) -> None:
@@ -348,33 +366,17 @@ class BotProcess:
         self.pending = bytearray()
         self.broken_pipe = False
         self.stdout_eof = False
-        self.stderr_bytes = 0
-        self._tail = bytearray()
-        self._tail_lock = threading.Lock()
         self._cpu_seen = 0.0
         self._closed = False
-        self._drain = threading.Thread(
-            target=self._drain_stderr, name=f"stderr-{self.pid}", daemon=True
+        self._stderr = StderrTail(
+            self.proc.stderr.fileno(), self.limits.stderr_tail, f"stderr-{self.pid}"
         )
-        self._drain.start()
 
     # -- stderr ------------------------------------------------------------------------
-    def _drain_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        fd = self.proc.stderr.fileno()
-        keep = self.limits.stderr_tail
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            with self._tail_lock:
-                self.stderr_bytes += len(chunk)
-                self._tail += chunk
-                if len(self._tail) > keep:
-                    del self._tail[: len(self._tail) - keep]
+    @property
+    def stderr_bytes(self) -> int:
+        """How many bytes the bot has written to stderr so far (kept or not)."""
+        return self._stderr.bytes
 
     def wait_stderr(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds until stderr reaches its end (all read).
@@ -383,14 +385,11 @@ class BotProcess:
         them waits here first. Returns whether the end was reached (a leftover child
         holding stderr open keeps it from ending).
         """
-        self._drain.join(timeout=timeout)
-        return not self._drain.is_alive()
+        return self._stderr.wait(timeout)
 
     def stderr_tail(self, limit: int | None = None) -> bytes:
         """The last bytes the bot wrote to stderr (all kept ones, or the last ``limit``)."""
-        with self._tail_lock:
-            data = bytes(self._tail)
-        return data if limit is None else data[-limit:]
+        return self._stderr.tail(limit)
 
     # -- stdin / stdout ----------------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -509,7 +508,7 @@ class BotProcess:
         """
         inits: set[int] = set()
         if self.sandboxed:
-            self._inner_pid()
+            self._inner.get()
             inits = children(self.pid)
             for pid in inits:
                 with contextlib.suppress(OSError):
@@ -541,7 +540,7 @@ class BotProcess:
         if not self.isolated:
             reap_orphans()
         elif self.sandboxed:
-            self._reap_inner(max(0.0, end - time.monotonic()))
+            self._inner.reap(max(0.0, end - time.monotonic()))
             reap_sandbox_orphans()
         self._remove_cgroup()
 
@@ -563,15 +562,15 @@ class BotProcess:
         # else: the first process of a PID namespace has exited, and the kernel does not
         # report that before every other process of the namespace is killed and reaped
         elif self.sandboxed:
-            self._reap_inner(1.0)
+            self._inner.reap(1.0)
             reap_sandbox_orphans()
         if status is None:
             status = self._status(self.proc.returncode)
         MAINS.discard(self.pid)
         self._release_uid()
         self._remove_cgroup()
-        self._close_info()
-        self._drain.join(timeout=1.0)
+        self._inner.close()
+        self._stderr.wait(1.0)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
@@ -581,17 +580,8 @@ class BotProcess:
 
     def write_log(self) -> None:
         """Write the kept stderr tail to the log file (atomically)."""
-        if self.log_path is None:
-            return
-        tail = self.stderr_tail()
-        dropped = self.stderr_bytes - len(tail)
-        head = f"# {' '.join(self.argv)}\n# stderr: {self.stderr_bytes} bytes"
-        if dropped > 0:
-            head += f", the first {dropped} dropped; the last {len(tail)} follow"
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.log_path.with_name(self.log_path.name + ".tmp")
-        tmp.write_bytes(head.encode() + b"\n" + tail)
-        os.replace(tmp, self.log_path)
+        if self.log_path is not None:
+            self._stderr.write_log(self.log_path, self.argv)
 
     def __enter__(self) -> BotProcess:
         return self

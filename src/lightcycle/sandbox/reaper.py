@@ -156,12 +156,13 @@ def reap_strays() -> list[int]:
     """Kill (SIGKILL) every stray bot process (`strays`); returns their pids.
 
     Also removes the cgroups of dead referees (`lightcycle.sandbox.cgroups.remove_stale`),
-    killing what is left in them, and their builds' work folders
-    (`lightcycle.sandbox.build.remove_stale`). Their parent (the host's init, or this
+    killing what is left in them, their builds' work folders
+    (`lightcycle.sandbox.build.remove_stale`) and their uid-level bots' private folders
+    (`lightcycle.sandbox.shared.remove_stale`). Their parent (the host's init, or this
     process where it is their subreaper) reaps them; a stray in a PID namespace takes the
     rest of its namespace with it.
     """
-    from lightcycle.sandbox import build, cgroups  # here: both import this module
+    from lightcycle.sandbox import build, cgroups, shared  # here: they import this module
 
     found = strays()
     for pid in found:
@@ -169,6 +170,7 @@ def reap_strays() -> list[int]:
             os.kill(pid, signal.SIGKILL)
     killed = cgroups.remove_stale()
     build.remove_stale()
+    shared.remove_stale()
     return sorted({*found, *killed})
 
 

@@ -28,6 +28,19 @@ host or another process, or make the kernel's attack surface bigger:
   workers that seccomp never sees, so it would bypass this filter), file handles
   (``open_by_handle_at`` escapes any chroot or bind mount), ``fanotify``, page migration of
   other processes, ``vhangup``.
+- **Socket families** (`SOCKET_FAMILIES`): ``socket`` and ``socketpair`` create only
+  ``AF_UNIX``, ``AF_INET`` and ``AF_INET6`` sockets, what programs and their runtimes use
+  (``AF_UNIX`` for ``socketpair`` and local IPC: asyncio, multiprocessing, a JVM; the
+  internet families for loopback and, with `Limits.network`, the network). Every other
+  family is refused with ``EAFNOSUPPORT``: ``AF_VSOCK`` (the host's and other VMs'
+  sockets, which no network namespace confines), ``AF_NETLINK`` (routing, audit, uevents,
+  netfilter: a large kernel surface), ``AF_PACKET``, ``AF_ALG``, ``AF_KEY``, Bluetooth,
+  CAN, TIPC, RDS, XDP and the rest. ``EAFNOSUPPORT``, not ``EPERM``: it is the kernel's own
+  answer for a family it was built without (as systemd's ``RestrictAddressFamilies=``
+  answers), so code that probes a family takes its "not here" path (glibc's
+  ``getaddrinfo`` then assumes both internet families, as it does without netlink). The
+  family is compared on the low 32 bits where the kernel reads an ``int``, and a value
+  with junk in the high bits is refused whole.
 - **By argument**: ``ioctl`` with ``TIOCSTI`` (push characters into the terminal's input:
   the referee's shell would run them) or ``TIOCLINUX``, compared on the low 32 bits as the
   kernel reads them (a request with junk in the high bits is the same request);
@@ -135,6 +148,14 @@ KERNEL_SURFACE = (
 DENIED: tuple[str, ...] = PROCESS_ACCESS + KEYRINGS + MOUNTS + NAMESPACES + MACHINE + KERNEL_SURFACE
 """System calls refused with ``EPERM`` whatever their arguments."""
 
+SOCKET_FAMILIES = {"AF_UNIX": 1, "AF_INET": 2, "AF_INET6": 10}
+"""The socket families a bot may create (`SOCKET_CALLS`); every other is refused with
+``EAFNOSUPPORT``. Numbers from ``linux/socket.h``, the same on every architecture."""
+
+SOCKET_CALLS = ("socket", "socketpair")
+"""The calls whose first argument is a socket family (``socketcall``, the i386
+multiplexer, is not native on x86_64: the bad-architecture action kills it)."""
+
 ENOSYS_CALLS: tuple[str, ...] = ("clone3",)
 """System calls answered ``ENOSYS``, so that libc falls back to one the filter can read."""
 
@@ -162,6 +183,7 @@ SCMP_ACT_KILL_THREAD = 0x00000000
 SCMP_ACT_ALLOW = 0x7FFF0000
 SCMP_FLTATR_ACT_BADARCH = 2
 SCMP_CMP_NE = 1
+SCMP_CMP_GT = 6
 SCMP_CMP_MASKED_EQ = 7
 SCMP_ARCH_X86 = 0x40000003
 SCMP_ARCH_X86_64 = 0xC000003E
@@ -338,6 +360,23 @@ class _Builder:
         for flag in CLONE_NAMESPACE_FLAGS.values():
             self.rule(eperm, "clone", (flags_arg, SCMP_CMP_MASKED_EQ, flag, flag))
         self.rule(eperm, "personality", (0, SCMP_CMP_NE, PERSONALITY_QUERY, 0))
+        self.socket_families()
+
+    def socket_families(self) -> None:
+        """Refuse every socket family but `SOCKET_FAMILIES` (see the module docstring).
+
+        libseccomp compares one argument once per rule, so "none of these" becomes: above
+        the highest allowed (on all 64 bits, so junk in the high half is refused too), or
+        equal on the low 32 bits to one of the values below it that is not allowed.
+        """
+        refuse = scmp_act_errno(errno.EAFNOSUPPORT)
+        allowed = set(SOCKET_FAMILIES.values())
+        highest = max(allowed)
+        for name in SOCKET_CALLS:
+            self.rule(refuse, name, (0, SCMP_CMP_GT, highest, 0))
+            for family in range(highest):
+                if family not in allowed:
+                    self.rule(refuse, name, (0, SCMP_CMP_MASKED_EQ, MASK_32, family))
 
     def export(self) -> bytes:
         """The compiled program, through a memfd (or a temporary file without one)."""
@@ -403,5 +442,6 @@ def summary() -> str:
     count = len(DENIED) + len(ENOSYS_CALLS) - len(built.skipped)
     return (
         f"libseccomp {built.version}: {count} system calls refused, terminal injection"
-        ", namespace clones and personality changes refused, other ABIs killed"
+        ", namespace clones and personality changes refused, sockets of families other "
+        "than unix, inet and inet6 refused, other ABIs killed"
     )

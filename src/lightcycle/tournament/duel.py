@@ -62,6 +62,7 @@ from lightcycle.referee.players import (
 )
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
+from lightcycle.sandbox.levels import merge_records
 from lightcycle.tournament.stats import (
     EloEstimate,
     Pentanomial,
@@ -226,6 +227,8 @@ class GameResult:
         max_move: ``[A's, B's]`` slowest move, seconds.
         info: ``[A's, B's]`` figures an in-process bot reported (`Bot.report`).
         replay: the replay's path relative to the output folder, if written.
+        sandbox: ``[A's, B's]`` what confined each program in this game
+            (`lightcycle.sandbox.levels.seat_record`), ``None`` for an in-process bot.
     """
 
     pair: int
@@ -242,6 +245,7 @@ class GameResult:
     max_move: list[float]
     info: list[dict[str, float]]
     replay: str | None = None
+    sandbox: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``results.json``."""
@@ -260,6 +264,7 @@ class GameResult:
             "max_move": [round(t, 6) for t in self.max_move],
             "info": [dict(i) for i in self.info],
             "replay": self.replay,
+            "sandbox": list(self.sandbox),
         }
 
 
@@ -407,6 +412,7 @@ def _game_result(
     b_seat = 1 - a_seat
     score = 1.0 if ranks[a_seat] < ranks[b_seat] else 0.0 if ranks[a_seat] > ranks[b_seat] else 0.5
     seats = [record.seats[a_seat], record.seats[b_seat]]
+    sandbox = record.replay.sandbox or [None, None]
     return GameResult(
         pair=task.index,
         game=game,
@@ -422,6 +428,7 @@ def _game_result(
         max_move=[s.clock.max_move for s in seats],
         info=[dict(s.info) for s in seats],
         replay=replay,
+        sandbox=[sandbox[a_seat], sandbox[b_seat]],
     )
 
 
@@ -634,6 +641,8 @@ class BotSummary:
         info_sum: per reported figure (``depth``...), the sum over games reporting it.
         info_games: per reported figure, how many games reported it.
         process_starts: bot processes started (programs only).
+        sandbox: what confined its program over the games
+            (`lightcycle.sandbox.levels.merge_records`); ``None`` for an in-process bot.
     """
 
     name: str
@@ -647,6 +656,7 @@ class BotSummary:
     info_sum: dict[str, float] = field(default_factory=dict)
     info_games: dict[str, int] = field(default_factory=dict)
     process_starts: int = 0
+    sandbox: dict[str, Any] | None = None
 
     @property
     def avg_move_time(self) -> float:
@@ -674,6 +684,7 @@ class BotSummary:
         if kind != "ok":
             self.verdicts[kind] = self.verdicts.get(kind, 0) + 1
             self.verdict_examples.setdefault(kind, detail)
+        self.sandbox = merge_records(self.sandbox, game.sandbox[side])
         for key, value in game.info[side].items():
             self.info_sum[key] = self.info_sum.get(key, 0.0) + value
             self.info_games[key] = self.info_games.get(key, 0) + 1
@@ -691,6 +702,7 @@ class BotSummary:
             "verdict_examples": dict(sorted(self.verdict_examples.items())),
             "reported": {k: self.info_mean(k) for k in sorted(self.info_games)},
             "process_starts": self.process_starts,
+            "sandbox": self.sandbox,
         }
 
 

@@ -244,6 +244,15 @@ def test_good_bots_are_accepted(filename: str, language: str, compiler: str | No
     seats = [s for g in (*tested.games, *qualified.games) for s in g.seats if s["submission"]]
     assert all(s["cpu_used"] > 0 and s["cpu_limit"] is None for s in seats), seats
     assert " s CPU)" in tested.log and " s CPU)" in qualified.log
+    # what confined every seat and the build is in the logs and kept with the games
+    level = _sandbox()
+    assert all(s["sandbox"]["level"] == level for s in seats), seats
+    assert all(isinstance(s["sandbox"]["protections"], list) for s in seats)
+    if level == "full":
+        assert "    sandbox: the full sandbox (level full): bubblewrap, " in qualified.log
+    assert "    sandbox: " in tested.log and "    sandbox: " in qualified.log
+    if compiler is not None:
+        assert f"sandbox: level {level}" in built.log
 
 
 def _torus() -> Contest:

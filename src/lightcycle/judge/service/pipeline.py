@@ -42,6 +42,7 @@ from lightcycle.referee.players import BotSpec, parse_bot_spec
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits
 from lightcycle.sandbox.build import BuildLimits, extract_artifacts, pack_source, run_build
+from lightcycle.sandbox.levels import describe_record
 
 STDERR_TAIL = 2000
 """Characters of a bot's stderr kept per seat (the end, where a crash says why)."""
@@ -87,7 +88,9 @@ class GameOutcome:
         seats: per seat: ``name``, ``verdict``, ``detail``, ``turn`` (of the verdict),
             ``cpu_used`` (seconds of the bot's process tree, measured in every game),
             ``cpu_limit``, ``stderr_tail`` (the submission's seats), ``rank``,
-            ``submission`` (whether the seat is the submission's bot).
+            ``submission`` (whether the seat is the submission's bot), ``sandbox`` (what
+            confined its program: `lightcycle.sandbox.levels.seat_record`, ``None`` for
+            an in-process bot).
         result: the submission's result: ``win``, ``loss`` or ``draw``.
         replay: the replay, as JSON text.
     """
@@ -222,7 +225,10 @@ def build_source(language: Language, filename: str, source: bytes, contest: Cont
             level=contest.judge.sandbox,
             read_only=language.read_only,
         )
-        log = f"$ {' '.join(argv)}\n{result.output}"
+        confined = describe_record(
+            {"level": contest.judge.sandbox, "full": None, "protections": result.protections}
+        )
+        log = f"$ {' '.join(argv)}\n{result.output}\nsandbox: {confined}\n"
         if not result.ok:
             reason = first_error(result.output, name) or result.reason
             log += f"\n{result.reason}\n"
@@ -338,6 +344,7 @@ def play_game(
                     else "",
                     "rank": record.outcome.ranks[s],
                     "submission": mine[s],
+                    "sandbox": record.replay.sandbox[s] if record.replay.sandbox else None,
                 }
             )
     return record, seats
@@ -369,6 +376,8 @@ def _seat_log(seats: Sequence[dict[str, Any]], title: str) -> str:
     for s in seats:
         cpu = f"{s['cpu_used']:.3f} s CPU" + (f" of {s['cpu_limit']:g}" if s["cpu_limit"] else "")
         lines.append(f"  {s['name']}: rank {s['rank']}, {s['verdict']} {s['detail']} ({cpu})")
+        if s.get("sandbox") is not None:
+            lines.append(f"    sandbox: {describe_record(s['sandbox'])}")
         if s["stderr_tail"]:
             lines += [
                 "    stderr (the end):",

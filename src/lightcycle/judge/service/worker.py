@@ -102,6 +102,7 @@ def run_worker(
     abandon = abandon if abandon is not None else threading.Event()
     worker = name or default_name()
     stats = WorkerStats()
+    _warn_sandbox(worker, contest)
     store = JudgeStore(db_url)
     try:
         while not stop.is_set():
@@ -183,6 +184,21 @@ def _run_job(
     else:
         stats.taken_away += 1
         log.warning("worker %s: job %s was taken away; the other result counts", worker, job.id)
+
+
+def _warn_sandbox(worker: str, contest: Contest) -> None:
+    """Log once, when the worker starts, that its steps run students' code with less than
+    the full sandbox (`lightcycle.sandbox.levels.shortfall`): never a silent fall-back.
+    Each step's log says what every seat and build had."""
+    from lightcycle.sandbox import SandboxError
+    from lightcycle.sandbox.levels import shortfall
+
+    try:
+        line = shortfall(contest.judge.sandbox)
+    except SandboxError as exc:
+        line = f"warning: what the sandbox gives here is unknown: {exc}"
+    if line is not None:
+        log.warning("worker %s: %s", worker, line)
 
 
 def _subject(store: JudgeStore, job: JobRow) -> SubmissionRow | MatchRow:
