@@ -44,10 +44,20 @@ def bwrap_path() -> str | None:
     return locate.bwrap_path()
 
 
+def inner_tool(name: str) -> str | None:
+    """The real path of a program of the ``PATH`` that runs inside the sandbox.
+
+    Its folder on the ``PATH`` may not be there (a folder of links, ``~/bin``): only
+    the system folders are bound, so the link is followed to the program itself.
+    """
+    found = shutil.which(name)
+    return None if found is None else os.path.realpath(found)
+
+
 @cache
 def setpriv_path() -> str | None:
     """util-linux ``setpriv``, which drops a root-started bot to its pool user id."""
-    return shutil.which("setpriv")
+    return inner_tool("setpriv")
 
 
 def _is_system(path: Path) -> bool:
@@ -262,7 +272,7 @@ def build(
         cmd += [setpriv, "--reuid", str(uid), "--regid", str(uid), "--clear-groups"]
         cmd += ["--inh-caps=-all", "--bounding-set=-all", "--"]
         protections.append(f"own uid {uid}")
-    prlimit = shutil.which("prlimit")
+    prlimit = inner_tool("prlimit")
     if prlimit is not None and rlimits:
         cmd += [prlimit, *rlimits, "--"]
         protections.append("rlimits")
