@@ -279,3 +279,23 @@ def test_play_scales_the_court_to_an_80x24_terminal(monkeypatch: pytest.MonkeyPa
     assert len(lines) < 24 and lines[-1].startswith("turn 0 | A-J Player 1")
     assert "1 character = 1x3 cells" in lines[-2]
     assert len(_lines(main._frame(state, True))) == 48 + 1  # printed once: whole, full size
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "--speed", "-1"], "Invalid value for '--speed'"),
+        (["duel", "builtin:chaser", "builtin:random", "--games", "0"], "'--games'"),
+        (["play", "--bots", "chaser"], "give at least two bots"),
+        (["play", "--bogus"], "No such option: --bogus"),
+        (["replay"], "Missing argument"),
+    ],
+)
+def test_every_usage_error_is_one_error_line(args: list[str], said: str) -> None:
+    """Typer's own checks (ranges, unknown options, missing arguments) print as every
+    other error does: one ``error:`` line that says where the help is; no box."""
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], r.output
+    assert "╭" not in r.output

@@ -7,11 +7,31 @@ from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
+import typer.rich_utils
 from rich.console import Console
 from rich.markup import escape
 
 console = Console()
 err = Console(stderr=True)
+
+
+def _usage_error_line(error: Any) -> None:  # Typer's own (vendored) ClickException
+    """Print a usage error as every other error is printed: one ``error:`` line, and where
+    to read more (Typer's default is a usage line, a hint and a boxed message)."""
+    if error.__class__.__name__ == "NoArgsIsHelpError":  # the help was printed instead
+        return
+    ctx = getattr(error, "ctx", None)
+    where = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+    err.print(
+        f"[bold red]error:[/] {escape(error.format_message())}{escape(where)}",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+# Typer prints usage errors (a bad option value, a missing argument) through this hook;
+# the pinned range of typer (pyproject.toml) is the one tests/cli checks this with
+setattr(typer.rich_utils, "rich_format_error", _usage_error_line)  # noqa: B010 -- a hook, typed loosely
 
 ProtocolOption = Annotated[
     str | None,
