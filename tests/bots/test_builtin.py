@@ -294,7 +294,10 @@ def test_unknown_bot_names_close_matches() -> None:
         ("builtin:strong:nodes=-5", "nodes must be above 0, got -5"),
         ("builtin:medium:depth=0", "depth must be above 0, got 0"),
         ("builtin:strong:move_time=fast", "move_time must be float, got 'fast'"),
-        ("builtin:strong:nodez=10", "Strong accepts: nodes, depth, move_time, contempt"),
+        (
+            "builtin:strong:nodez=10",
+            "Strong has no setting 'nodez' (did you mean nodes?); its settings: nodes, depth",
+        ),
         ("builtin:strong:contempt=-5", "contempt must be 0 or more, got -5"),
     ],
 )

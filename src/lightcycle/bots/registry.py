@@ -62,6 +62,13 @@ def make_bot(spec: str | Bot | type[Bot]) -> Bot:
     )
 
 
+def _takes_any(cls: type[Bot]) -> bool:
+    """Whether the bot's constructor takes ``**kwargs`` (then any setting may be its)."""
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(cls).parameters.values()
+    )
+
+
 def _build(cls: type[Bot], params: str, spec: str) -> Bot:
     """Instantiate a built-in bot with ``key=value,...`` settings (ints, floats, text)."""
     if not params:
@@ -73,6 +80,15 @@ def _build(cls: type[Bot], params: str, spec: str) -> Bot:
             raise BotError(f"bad setting {item!r} in {spec!r}: expected key=value")
         kwargs[key.strip()] = _number(value.strip())
     kinds = _setting_kinds(cls)
+    known = list(inspect.signature(cls).parameters)
+    for key in kwargs:
+        if key not in known and not _takes_any(cls):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise BotError(
+                f"{spec!r}: {cls.__name__} has no setting {key!r}{hint}; its settings: "
+                + (", ".join(known) or "none")
+            )
     for key, value in kwargs.items():
         want = kinds.get(key)
         if want and not any(_fits(value, kind) for kind in want):
