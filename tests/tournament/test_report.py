@@ -121,3 +121,10 @@ def test_a_page_is_made_once_and_a_broken_replay_gets_none(played: Path, tmp_pat
     assert not (out / "games" / f"{broken.stem}.html").exists()
     kept = {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.html")}
     assert kept == {k: v for k, v in before.items() if k != f"{broken.stem}.html"}
+
+
+def test_the_charts_count_what_their_axis_counts(played: Path) -> None:
+    """A chart's title and its axis say the same unit (a rating changes once a match)."""
+    html = _write(played, played)
+    assert "Elo after each match" in html and "matches played" in html
+    assert "after each game" not in html

@@ -329,8 +329,8 @@ def report_html(report: Report, replays: str = "", pages: set[str] | None = None
         )
     out.append("</table></div>")
     for series, title in (
-        (report.elo_history, "Elo after each game"),
-        (report.skill_history, "OpenSkill (mu - 3 sigma) after each game"),
+        (report.elo_history, "Elo after each match"),
+        (report.skill_history, "OpenSkill (mu - 3 sigma) after each match"),
     ):
         out.append("<div>" + svg(layout(series, title, colours=DARK_PALETTE), DARK) + "</div>")
     out.append("<h2>Games</h2>")
@@ -438,9 +438,9 @@ def write_report(report: Report, folder: Path, out_dir: Path | None = None) -> l
         tmp.replace(path)
         written.append(path)
     try:
-        write_png(layout(report.elo_history, "Elo after each game"), folder / "elo.png")
+        write_png(layout(report.elo_history, "Elo after each match"), folder / "elo.png")
         write_png(
-            layout(report.skill_history, "OpenSkill (mu - 3 sigma) after each game"),
+            layout(report.skill_history, "OpenSkill (mu - 3 sigma) after each match"),
             folder / "openskill.png",
         )
         written += [folder / "elo.png", folder / "openskill.png"]
