@@ -128,3 +128,21 @@ def test_the_charts_count_what_their_axis_counts(played: Path) -> None:
     html = _write(played, played)
     assert "Elo after each match" in html and "matches played" in html
     assert "after each game" not in html
+
+
+def test_the_png_charts_wear_the_html_reports_colours(played: Path) -> None:
+    """An entrant's line has one colour in the HTML page and in the PNGs beside it."""
+    pytest.importorskip("PIL")
+    from PIL import Image
+
+    from lightcycle.tournament.plot import DARK, DARK_PALETTE
+
+    html = _write(played, played)
+    for colour in DARK_PALETTE[:2]:  # two ranked entrants at least
+        assert f'stroke="{colour}"' in html
+    with Image.open(played / "elo.png") as img:
+        rgb = img.convert("RGB")
+        colours = {c for _, c in rgb.getcolors(maxcolors=1 << 16) or []}
+    hexes = {"#{:02x}{:02x}{:02x}".format(*c) for c in colours}
+    assert DARK.background in hexes
+    assert {c.lower() for c in DARK_PALETTE[:2]} <= hexes

@@ -216,29 +216,30 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return (int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16))
 
 
-def write_png(chart: Chart, path: Path) -> None:
-    """Draw the chart into a PNG file with Pillow.
+def write_png(chart: Chart, path: Path, theme: Theme = LIGHT) -> None:
+    """Draw the chart into a PNG file with Pillow, in ``theme``'s colours (the tournament
+    report draws its PNGs as its HTML page does: `DARK` with `DARK_PALETTE`).
 
     Raises:
         ModuleNotFoundError: Pillow is not installed (``pip install lightcycle[images]``).
     """
     from PIL import Image, ImageDraw, ImageFont
 
-    img = Image.new("RGB", (chart.width, chart.height), "white")
+    img = Image.new("RGB", (chart.width, chart.height), theme.background)
     draw = ImageDraw.Draw(img)
     font = ImageFont.load_default(size=13)
     left, top, right, bottom = chart.plot
-    draw.text((left, 10), chart.title, fill="black", font=font)
+    draw.text((left, 10), chart.title, fill=theme.text, font=font)
     for y, label in chart.y_ticks:
-        draw.line([(left, y), (right, y)], fill=(229, 229, 229))
-        draw.text((left - 6, y), label, fill="black", font=font, anchor="rm")
+        draw.line([(left, y), (right, y)], fill=theme.grid)
+        draw.text((left - 6, y), label, fill=theme.text, font=font, anchor="rm")
     for x, label in chart.x_ticks:
-        draw.text((x, bottom + 4), label, fill="black", font=font, anchor="mt")
-    draw.rectangle([left, top, right, bottom], outline=(153, 153, 153))
+        draw.text((x, bottom + 4), label, fill=theme.text, font=font, anchor="mt")
+    draw.rectangle([left, top, right, bottom], outline=theme.frame)
     draw.text(
         ((left + right) / 2, chart.height - 4),
         "matches played",
-        fill="black",
+        fill=theme.text,
         font=font,
         anchor="mb",
     )
@@ -248,7 +249,7 @@ def write_png(chart: Chart, path: Path) -> None:
             draw.line(list(line.points), fill=colour, width=2)
         ly = top + 8 + 18 * k
         draw.line([(right + 14, ly), (right + 34, ly)], fill=colour, width=3)
-        draw.text((right + 40, ly), line.name, fill="black", font=font, anchor="lm")
+        draw.text((right + 40, ly), line.name, fill=theme.text, font=font, anchor="lm")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.png")
     img.save(tmp, format="PNG")

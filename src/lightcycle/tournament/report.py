@@ -438,11 +438,11 @@ def write_report(report: Report, folder: Path, out_dir: Path | None = None) -> l
         tmp.replace(path)
         written.append(path)
     try:
-        write_png(layout(report.elo_history, "Elo after each match"), folder / "elo.png")
-        write_png(
-            layout(report.skill_history, "OpenSkill (mu - 3 sigma) after each match"),
-            folder / "openskill.png",
-        )
+        for series, title, name in (
+            (report.elo_history, "Elo after each match", "elo.png"),
+            (report.skill_history, "OpenSkill (mu - 3 sigma) after each match", "openskill.png"),
+        ):  # the HTML page's colours, so an entrant has one colour everywhere
+            write_png(layout(series, title, colours=DARK_PALETTE), folder / name, DARK)
         written += [folder / "elo.png", folder / "openskill.png"]
     except ModuleNotFoundError:  # pragma: no cover -- Pillow is an optional extra
         pass
