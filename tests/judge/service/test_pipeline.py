@@ -173,6 +173,22 @@ def test_crash_on_turn_1_names_the_copy_and_signal() -> None:
     assert [s["verdict"] for s in game.seats] == ["crashed", "crashed"]
     assert "about to crash" in game.seats[0]["stderr_tail"]
     assert Replay.from_json(game.replay).verdicts  # the replay shows the verdicts
+    # two copies crashing together tie for the first place: the page says the game
+    # failed and what each copy did, not "draw" and "rank 1"
+    assert game.result == "failed"
+    assert "rank 1" not in tested.log and "copy 1: crashed" in tested.log
+    assert not game.seats[0]["stderr_tail"].startswith("# ")  # the bot's, not the header
+
+
+def test_a_bot_that_wrote_nothing_to_stderr_shows_nothing(tmp_path: Path) -> None:
+    from lightcycle.judge.service.pipeline import _tail
+
+    quiet = tmp_path / "quiet.log"
+    quiet.write_text("# ./bot\n# stderr: 0 bytes\n")
+    assert _tail(quiet) == ""
+    chatty = tmp_path / "chatty.log"
+    chatty.write_text("# ./bot\n# stderr: 6 bytes\nhello\n")
+    assert _tail(chatty) == "hello\n"
 
 
 def test_cpu_hog_is_stopped() -> None:

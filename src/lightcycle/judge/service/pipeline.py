@@ -288,11 +288,17 @@ def _first_turn(record: GameRecord, seat: int) -> int | None:
 
 
 def _tail(log: Path) -> str:
+    """What the bot wrote to stderr (its last `STDERR_TAIL` characters): the log's two
+    header lines (``# ./bot``, ``# stderr: N bytes``, `lightcycle.sandbox.stderr`) are the
+    referee's, not the bot's, and a bot that wrote nothing shows nothing."""
     try:
         text = log.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
-    return text[-STDERR_TAIL:]
+    head = text.split("\n", 2)
+    if len(head) >= 2 and head[0].startswith("# ") and head[1].startswith("# stderr:"):
+        text = head[2] if len(head) == 3 else ""
+    return text[-STDERR_TAIL:] if text.strip() else ""
 
 
 def _play(
@@ -375,7 +381,12 @@ def _seat_log(seats: Sequence[dict[str, Any]], title: str) -> str:
     lines = [title]
     for s in seats:
         cpu = f"{s['cpu_used']:.3f} s CPU" + (f" of {s['cpu_limit']:g}" if s["cpu_limit"] else "")
-        lines.append(f"  {s['name']}: rank {s['rank']}, {s['verdict']} {s['detail']} ({cpu})")
+        if s["verdict"] == "ok":
+            lines.append(f"  {s['name']}: rank {s['rank']}, ok ({cpu})")
+        else:  # a seat that crashed or timed out has no place worth a rank (two copies
+            # that crash on turn 1 tie for the first)
+            said = f": {s['detail']}" if s["detail"] else ""
+            lines.append(f"  {s['name']}: {s['verdict']}{said} ({cpu})")
         if s.get("sandbox") is not None:
             lines.append(f"    sandbox: {describe_record(s['sandbox'])}")
         if s["stderr_tail"]:
@@ -423,10 +434,10 @@ def self_play(
             for k in range(copies)
         ]
         record, seats = _play(specs, contest, 0, seed, [True] * copies)
-        outcome = GameOutcome(
-            "test", 1, seats, _result(record.outcome.ranks, 0), record.replay.to_json()
-        )
         bad = [describe(s, control, s["name"]) for s in seats if s["verdict"] != "ok"]
+        # against its own copies a win or a draw says nothing: the game passed or failed
+        result = "failed" if bad else "passed"
+        outcome = GameOutcome("test", 1, seats, result, record.replay.to_json())
         log = _seat_log(
             seats, f"self-play: {copies} copies{_where(contest, 0, seed)}, {record.outcome.reason}"
         )
