@@ -20,6 +20,7 @@ finds them.
 from __future__ import annotations
 
 import os
+import re
 import select
 import time
 from collections.abc import Callable, Sequence
@@ -139,7 +140,19 @@ def crash_detail(w: Wire) -> str:
         # 0.2 s was too short for a busy machine to schedule the thread (empty tails).
         w.proc.wait_stderr(1.0)
     tail = w.proc.stderr_tail(400).decode("utf-8", "replace").strip()
+    limit = w.proc.limits.memory
+    if limit and "memory limit" not in text and _OUT_OF_MEMORY.search(tail):
+        # an allocation refused under the limit ends as an ordinary exit: name the limit
+        text += f" (out of memory: its memory limit is {limit >> 20} MiB)"
     return f"{text}; stderr tail: {tail!r}" if tail else text
+
+
+_OUT_OF_MEMORY = re.compile(
+    r"MemoryError|bad_alloc|malloc|out of memory|cannot allocate memory|allocation failed",
+    re.IGNORECASE,
+)
+"""What a program says on stderr when an allocation fails: Python, C++, C and the
+kernel's own message (ENOMEM)."""
 
 
 class Replies:

@@ -1,5 +1,5 @@
 # verdict: crashed
-# detail: MemoryError
+# detail: out of memory: its memory limit is 200 MiB\); stderr tail: .*MemoryError
 # options: memory=200
 from _tron import play
 
