@@ -253,3 +253,22 @@ def test_frames_are_made_only_for_spectators(monkeypatch: pytest.MonkeyPatch) ->
 
     late_start, early_start = asyncio.run(main())
     assert late_start == early_start and late_start["data"]["last"] == half - 1
+
+
+def test_the_local_views_page_names_a_game_once() -> None:
+    """``lightcycle play --browser`` serves game ``game``: its page is "game", not
+    "game game"; a match's ``game-3`` likewise, and another id gets the word."""
+    pytest.importorskip("fastapi")
+    from starlette.testclient import TestClient
+
+    from lightcycle.viewer.live import LiveHub
+    from lightcycle.viewer.live_server import create_live_app
+
+    hub = LiveHub(keep=2)
+    for gid in ("game", "game-3", "x1"):
+        hub.open(gid, {"map": "ring"})
+    with TestClient(create_live_app(hub)) as client:
+        titles = {gid: client.get(f"/games/{gid}").text for gid in ("game", "game-3", "x1")}
+    assert "<title>game</title>" in titles["game"] and "game game" not in titles["game"]
+    assert "<title>game-3</title>" in titles["game-3"]
+    assert "<title>game x1</title>" in titles["x1"]

@@ -137,7 +137,8 @@ def create_live_app(hub: LiveHub) -> Any:
                 '<a href="/">the current game</a></p>',
                 404,
             )
-        return HTMLResponse(live_page(game_id, f"game {game_id}", follow=follow))
+        title = game_id if game_id.startswith("game") else f"game {game_id}"  # no "game game"
+        return HTMLResponse(live_page(game_id, title, follow=follow))
 
     @app.get("/api/games")
     def api_games(status: str | None = None) -> JSONResponse:

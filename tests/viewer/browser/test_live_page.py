@@ -70,6 +70,9 @@ def test_a_live_game_moves_on_the_page_then_shows_its_result(
     assert tab.js("window.lightcycle.data.heads[window.lightcycle.turn][0]") != first_head
     assert "turn" in tab.page.inner_text("#turninfo")
     assert tab.js("document.getElementById('live').textContent") == "● live"
+    # the heading names the game once its first frame came, and says it is live
+    heading = tab.page.inner_text("#title")
+    assert heading.startswith("ring") and heading.endswith(" · live"), heading
     # stepping back is the usual control, and the page stays there while the game goes on
     tab.page.click("#prev")
     held = tab.js("window.lightcycle.turn")
@@ -83,6 +86,8 @@ def test_a_live_game_moves_on_the_page_then_shows_its_result(
     assert "has won" in result or "draw" in result
     assert tab.js("window.lightcycle.turn") == tab.js("window.lightcycle.last")
     assert tab.js("window.lightcycle.data.replay !== null")
+    heading = tab.page.inner_text("#title")  # no longer "live" once the game is over
+    assert heading.endswith(" · ended") and "live" not in heading, heading
     assert tab.errors == []
     assert all(r.startswith(server.url) for r in tab.requests)  # nothing from elsewhere
 

@@ -29,8 +29,17 @@
 
   // Everything that follows from the game's data, once it is known (at once for a
   // replay, on the first frame of a live game).
+  function showTitle(title) {
+    // a live page's heading is a placeholder until the first frame names the game, and
+    // says "live" only while the game goes on
+    if (!title) return;
+    document.getElementById("title").textContent = title;
+    document.title = title;
+  }
+
   function setup(data) {
     D = data; P = D.palette; B = D.board; GRAPH = B.kind === "graph";
+    if (D.live) showTitle(D.title);
     size = GRAPH ? B.nodes : B.width * B.height;
     wallSet = new Uint8Array(size);
     B.walls.forEach(function (c) { wallSet[c] = 1; });
@@ -483,6 +492,8 @@
 
   function endGame(f) {
     liveStatus("ended", "");
+    var heading = document.getElementById("title").textContent;
+    showTitle(heading.replace(/ · live$/, " · ended").replace(/^live game\b/, "game"));
     if (!D && !f.data) {
       var result = document.getElementById("result");
       result.textContent = f.result;
