@@ -92,6 +92,14 @@ def test_ctrl_c_during_a_match_keeps_the_games_finished(tmp_path: Path) -> None:
         f"game-{i:03d}.json" for i in range(1, played + 1)
     ]
     assert sum(b["games"] for b in data["bots"]) == 2 * played
+    # every plain log is a finished game's (it has a replay); the cut game's log says so
+    logs = sorted(p.name for p in (out / "logs").glob("*.log"))
+    finished = {f"game-{i:03d}-seat{s}.log" for i in range(1, played + 1) for s in (1, 2)}
+    plain = [n for n in logs if not n.endswith(".interrupted.log")]
+    assert set(plain) <= finished, plain
+    cut = [n for n in logs if n.endswith(".interrupted.log")]
+    assert all(n.startswith(f"game-{played + 1:03d}-") for n in cut), cut
+    assert data["unfinished_logs"] == [f"logs/{n}" for n in cut]
     text = " ".join(done.stdout.split())
     assert f"partial: {played} of 200 games (interrupted)" in text
     assert "Chaser" in text and f"results.json in {out}/" in text

@@ -18,6 +18,7 @@ marked incomplete are kept, and `MatchInterrupted` carries the partial result.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -252,6 +253,7 @@ class MatchResult:
     wall_seconds: float = 0.0
     games_planned: int = 0
     interrupted: bool = False
+    unfinished_logs: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -268,6 +270,8 @@ class MatchResult:
             "bots": [s.to_dict() for s in self.stats],
             "games": [g.__dict__ for g in self.games],
             "wall_seconds": round(self.wall_seconds, 3),
+            # the stderr logs of the game a Ctrl-C cut short (it has no replay)
+            "unfinished_logs": self.unfinished_logs,
         }
 
 
@@ -373,8 +377,10 @@ def run_match(
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     interrupted = False
+    current: int | None = None  # the game being played (its logs are then unfinished)
     try:
         for i in range(games):
+            current = i + 1
             order = _seat_order(i, len(players), swap_sides)
             seat_players = [players[b] for b in order]
             # with swapping, a map is played once from every seat order before the next
@@ -410,17 +416,19 @@ def run_match(
                         replay=replay_name,
                     )
                 )
+                current = None
             if on_game is not None:
                 on_game(i, record)
     except KeyboardInterrupt:
         interrupted = True
     finally:
         _shutdown_all(players)
+    unfinished = _mark_unfinished(players, current) if interrupted else []
     for b, p in enumerate(players):
         if isinstance(p, ProgramPlayer):
             stats[b].starts = p.starts
             stats[b].startup_seconds = p.startup_seconds
-    result = MatchResult(stats, summaries, time.perf_counter() - t0, games, interrupted)
+    result = MatchResult(stats, summaries, time.perf_counter() - t0, games, interrupted, unfinished)
     if out_dir is not None:
         tmp = out_dir / "results.json.tmp"
         tmp.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
@@ -428,6 +436,26 @@ def run_match(
     if interrupted:
         raise MatchInterrupted(result)
     return result
+
+
+def _mark_unfinished(players: Sequence[Player], game: int | None) -> list[str]:
+    """Rename the stderr logs of ``game``, the one a Ctrl-C cut short, to
+    ``game-NNN-seatK.interrupted.log``: a log named like a finished game's, with no
+    replay beside it, read as a game lost. Returns the new names (relative to their
+    folder's parent, ``logs/...``)."""
+    if game is None:
+        return []
+    folders = {p.log_dir for p in players if isinstance(p, ProgramPlayer) and p.log_dir}
+    names: list[str] = []
+    for folder in sorted(folders):
+        for log in sorted(folder.glob(f"game-{game:03d}-seat*.log")):
+            if log.name.endswith(".interrupted.log"):
+                continue
+            new = log.with_name(log.name.removesuffix(".log") + ".interrupted.log")
+            with contextlib.suppress(OSError):
+                log.replace(new)
+                names.append(f"{folder.name}/{new.name}")
+    return names
 
 
 def play_one(
