@@ -76,3 +76,34 @@ def test_release_removes_what_the_run_made_and_nothing_else(tmp_path: Path) -> N
 @pytest.mark.parametrize(("n", "text"), [(0, "0 games"), (1, "1 game"), (2, "2 games")])
 def test_counted(n: int, text: str) -> None:
     assert counted(n, "game") == text
+
+
+@pytest.mark.parametrize("command", ["match", "duel", "grade"])
+def test_an_output_folder_the_system_refuses_is_one_line_before_any_game(
+    command: str, tmp_path: Path
+) -> None:
+    """``--out /proc/x`` or a folder below a file: refused before the first game, in one
+    line; a folder that can be made is left as it was (the probe removes what it made)."""
+    from typer.testing import CliRunner
+
+    from lightcycle.cli.main import app
+
+    (tmp_path / "afile").write_text("x")
+    args = {
+        "match": ["match", "--bot", "builtin:chaser", "--bot", "builtin:random", "--games", "2"],
+        "duel": ["duel", "builtin:chaser", "builtin:random", "--games", "2"],
+        "grade": ["grade", "builtin:runaway", "--rubric", "duel"],
+    }[command]
+    for out, said in (
+        ("/proc/lightcycle-x", "No such file or directory"),
+        (str(tmp_path / "afile" / "x"), "afile is a file"),
+    ):
+        r = CliRunner().invoke(app, [*args, "--out", out])
+        assert r.exit_code == 2, r.output
+        assert f"cannot create the output folder {out}" in r.output and said in r.output
+        assert "Traceback" not in r.output and "game" not in r.output.split("error:")[0]
+    _probe = tmp_path / "new" / "deeper"
+    from lightcycle.cli.runs import check_free
+
+    check_free(_probe)
+    assert not (tmp_path / "new").exists()

@@ -17,6 +17,7 @@ import shutil
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -39,6 +40,66 @@ def _as_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _redeliver_lost_interrupts(
+    previous: Callable[[sys.UnraisableHookArgs], object],
+) -> Callable[[sys.UnraisableHookArgs], None]:
+    """A ``sys.unraisablehook`` that raises a lost Ctrl-C again in the main thread.
+
+    Python runs a signal handler in the main thread at its next check between bytecodes,
+    and that may be inside a finalizer: a ``__del__`` (``Popen.__del__`` when a bot's
+    process object is dropped) or a weak reference's callback, run when a reference
+    count reaches zero or by the cyclic collector. An exception raised there cannot
+    propagate: Python prints "Exception ignored in ..." and goes on. A SIGTERM or SIGHUP
+    taken as a Ctrl-C was then lost, its handler already reset to the default, and the
+    referee played on as if nothing had been sent (to the end of the match, or until a
+    second signal).
+
+    So a `KeyboardInterrupt` that ends up here is raised again through the handler it
+    came from: a thread sends the main thread that signal again a moment later, once it
+    has left this hook (a handler run inside the hook would be lost too). If it lands in
+    a finalizer again, it comes back here and goes round once more.
+    """
+    wanted = threading.Event()
+    signals: list[int] = []
+    threads: list[threading.Thread] = []
+
+    def deliver() -> None:
+        main = threading.main_thread().ident
+        assert main is not None
+        while True:
+            wanted.wait()
+            wanted.clear()
+            time.sleep(0.001)  # the main thread leaves the finalizer and this hook
+            # a real signal, not `_thread.interrupt_main`: it also ends a wait the main
+            # thread is blocked in (a sleep, a poll, a lock)
+            signal.pthread_kill(main, signals[-1])
+
+    def hook(unraisable: sys.UnraisableHookArgs) -> None:
+        if not (
+            isinstance(unraisable.exc_type, type)
+            and issubclass(unraisable.exc_type, KeyboardInterrupt)
+            and threading.current_thread() is threading.main_thread()
+        ):
+            previous(unraisable)
+            return
+        try:
+            signum = _received[-1] if _received else signal.SIGINT
+            if signum != signal.SIGINT and signal.getsignal(signum) is signal.SIG_DFL:
+                signal.signal(signum, _as_interrupt)  # the handler it came from, once more
+            if not callable(signal.getsignal(signum)):  # a Ctrl-C with no handler left
+                previous(unraisable)
+                return
+            signals.append(signum)
+            if not threads:
+                threads.append(threading.Thread(target=deliver, name="interrupts", daemon=True))
+                threads[0].start()
+            wanted.set()
+        except KeyboardInterrupt:  # the one asked for came in here after all: once more
+            wanted.set()
+
+    return hook
+
+
 def start_run() -> Callable[[], None]:
     """Prepare a command that runs bot programs; returns what undoes it.
 
@@ -49,7 +110,9 @@ def start_run() -> Callable[[], None]:
       Ctrl-C does: finished games are kept and every bot is killed and reaped. A
       signal already ignored (``nohup``) or handled stays so. A second signal of the
       same kind ends the referee at once; its bots still die with it (their
-      parent-death signal, `lightcycle.sandbox.reaper`).
+      parent-death signal, `lightcycle.sandbox.reaper`). One that Python could not
+      raise where it landed (inside a finalizer) is raised again, not lost
+      (`_redeliver_lost_interrupts`).
     """
     from lightcycle.sandbox.reaper import reap_strays
 
@@ -61,11 +124,14 @@ def start_run() -> Callable[[], None]:
     for signum, handler in before.items():
         if handler is signal.SIG_DFL:
             signal.signal(signum, _as_interrupt)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _redeliver_lost_interrupts(unraisable)
 
     def undo() -> None:
         for signum, handler in before.items():
             if signal.getsignal(signum) in (_as_interrupt, signal.SIG_DFL):
                 signal.signal(signum, handler)
+        sys.unraisablehook = unraisable
 
     return undo
 
@@ -140,6 +206,24 @@ def check_free(out: Path, option: str = "--out") -> None:
             f"{option} {out} is not empty and results are never written over earlier ones; "
             "choose another folder or delete this one"
         )
+    if not out.exists():
+        _probe_create(out)
+
+
+def _probe_create(out: Path) -> None:
+    """Make ``out`` (and the folders above it that are missing) and remove them again:
+    a folder the system refuses (under /proc, below a file, read-only) is refused now,
+    before any game is played, rather than when the first result is written."""
+    missing = [out, *(p for p in out.parents if not p.exists())]
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise _cannot_create(out, exc) from None
+    for folder in missing:  # deepest first: each is empty, made just now
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def claim_folder(out: Path | None, default: Path | None = None) -> tuple[Path | None, bool]:
@@ -161,18 +245,36 @@ def claim_folder(out: Path | None, default: Path | None = None) -> tuple[Path | 
         except FileExistsError:
             check_free(out)  # made by someone else meanwhile: still usable if empty
             return out, False
+        except OSError as exc:
+            raise _cannot_create(out, exc) from None
         return out, True
     if default is None:
         return None, False
-    default.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        default.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _cannot_create(default.parent, exc) from None
     for k in itertools.count(1):
         path = default if k == 1 else default.with_name(f"{default.name}-{k}")
         try:
             path.mkdir()
         except FileExistsError:
             continue
+        except OSError as exc:
+            raise _cannot_create(path, exc) from None
         return path, True
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _cannot_create(path: Path, exc: OSError) -> OutputFolderError:
+    """The one-line error for an output folder the system refuses to make."""
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    why = f"{parent} is a file" if parent.exists() and not parent.is_dir() else exc.strerror
+    return OutputFolderError(
+        f"cannot create the output folder {path}: {why or exc}; choose a folder you can write to"
+    )
 
 
 def release_folder(path: Path, created: bool) -> None:
