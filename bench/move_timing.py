@@ -45,7 +45,7 @@ from lightcycle.referee.game import GameRecord, play_game  # noqa: E402
 from lightcycle.referee.players import make_player, parse_bot_spec  # noqa: E402
 from lightcycle.rules.variants import get_ruleset  # noqa: E402
 from lightcycle.sandbox import Limits  # noqa: E402
-from lightcycle.tournament.duel import builtin_pool  # noqa: E402
+from lightcycle.tournament.mappool import builtin_pool  # noqa: E402
 
 SIDES = {"plan": "builtin:strong", "legacy": "builtin:strong:timing=legacy"}
 

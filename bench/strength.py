@@ -61,7 +61,7 @@ from lightcycle.referee.clock import TimeControl
 from lightcycle.referee.local import collect_moves, default_ruleset
 from lightcycle.rules.engine import new_game, step
 from lightcycle.rules.observe import View
-from lightcycle.tournament.duel import parse_pool
+from lightcycle.tournament.mappool import parse_pool
 
 
 class _Noisy(Bot):

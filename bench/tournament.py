@@ -48,12 +48,12 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from lightcycle.referee.game import play_game  # noqa: E402
 from lightcycle.tournament.config import load_config  # noqa: E402
-from lightcycle.tournament.duel import PlayerCache, default_workers  # noqa: E402
 from lightcycle.tournament.plan import Plan, make_plan  # noqa: E402
 from lightcycle.tournament.play import init_worker, match_result  # noqa: E402
 from lightcycle.tournament.ratings import RatingBook  # noqa: E402
 from lightcycle.tournament.runner import run_tournament  # noqa: E402
 from lightcycle.tournament.store import Store  # noqa: E402
+from lightcycle.tournament.workers import PlayerCache, default_workers  # noqa: E402
 
 BUILTIN = [
     "builtin:random",

@@ -499,7 +499,8 @@ def test_default_sandbox(monkeypatch: pytest.MonkeyPatch, value: str | None, lev
 
 def test_default_sandbox_refuses_a_bad_value(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(SANDBOX_VARIABLE, "strong")
-    with pytest.raises(SandboxError, match="LIGHTCYCLE_SANDBOX='strong': set it to none, uid, auto or full"):
+    expected = "LIGHTCYCLE_SANDBOX='strong': set it to none, uid, auto or full"
+    with pytest.raises(SandboxError, match=expected):
         default_sandbox()
 
 

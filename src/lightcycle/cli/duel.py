@@ -33,7 +33,9 @@ from lightcycle.cli.runs import INTERRUPTED, RunOptionError, check_free, counted
 from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
 
 if TYPE_CHECKING:
-    from lightcycle.tournament.duel import DuelProgress, DuelResult, PairResult
+    from lightcycle.tournament.duelresult import DuelResult
+    from lightcycle.tournament.duelstats import DuelProgress
+    from lightcycle.tournament.pairs import PairResult
     from lightcycle.tournament.stats import EloEstimate
 
 
@@ -146,7 +148,9 @@ def duel(
     from lightcycle.referee.players import parse_bot_spec, preflight
     from lightcycle.rules.variants import get_ruleset
     from lightcycle.sandbox import Limits
-    from lightcycle.tournament.duel import DuelInterrupted, SprtConfig, run_duel
+    from lightcycle.tournament.duel import run_duel
+    from lightcycle.tournament.duelresult import DuelInterrupted
+    from lightcycle.tournament.duelstats import SprtConfig
 
     with user_errors():
         sandbox = sandbox_level(sandbox)

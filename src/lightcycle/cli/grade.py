@@ -22,7 +22,8 @@ from lightcycle.cli.runs import INTERRUPTED, check_free, counted
 
 if TYPE_CHECKING:
     from lightcycle.tournament.grade import GameDone, PartialGrade
-    from lightcycle.tournament.rubric import Grade, Rubric
+    from lightcycle.tournament.rubricmodel import Rubric
+    from lightcycle.tournament.rubricscore import Grade
 
 
 def grade(

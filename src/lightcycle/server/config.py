@@ -30,7 +30,7 @@ from lightcycle.referee.match import unplayable
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
-from lightcycle.tournament.duel import parse_pool
+from lightcycle.tournament.mappool import parse_pool
 from lightcycle.tournament.tomlfile import TomlReader, toml_error
 
 QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")

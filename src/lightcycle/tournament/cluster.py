@@ -16,7 +16,7 @@ What a process pool gives its workers, this gives Ray's worker processes:
   keeps a job's worker processes for the whole job, so players (and bot programs
   speaking ``jsonl``) live per worker for the whole tournament, as in a pool.
 - **The parent watchdog.** The pools the runner and the duel make pass their own process
-  id to the initializer, and `lightcycle.tournament.duel.watch_parent` ends a worker whose
+  id to the initializer, and `lightcycle.tournament.workers.watch_parent` ends a worker whose
   parent is no longer that process. A Ray worker's parent is the node's raylet, never the
   driver (and on another machine the driver's id means nothing), so the initializers
   here get no id: the watchdog then watches the worker's own parent, the raylet, and
@@ -38,7 +38,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, InvalidStateError
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from lightcycle.tournament import duel, play
+from lightcycle.tournament import pairplay, play
 
 EXTRA = "pip install 'lightcycle[cluster]' (from a clone: pip install -e '.[cluster]')"
 """How to install what `RayExecutor` needs."""
@@ -252,7 +252,7 @@ def init_tournament_worker() -> None:
 
 def init_duel_worker() -> None:
     """A duel's Ray worker set-up: the duel pool's, watching the raylet."""
-    duel._init_worker(None)
+    pairplay.init_worker(None)
 
 
 def tournament_executor(address: str | None = None, workers: int | None = None) -> RayExecutor:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from lightcycle.tournament.duel import PairResult
+from lightcycle.tournament.pairs import PairResult
 from lightcycle.tournament.stats import EloEstimate, Pentanomial, Trinomial
 
 

@@ -4,7 +4,7 @@ Each series of the rubric is one `lightcycle.referee.match.run_match` between th
 under test and the series' opponent, under the rubric's ruleset, maps, time control and
 seed, so a grade is reproducible game by game (``lightcycle match`` with the same bots,
 maps, seed and ``--swap-sides`` replays any series). Scoring is
-`lightcycle.tournament.rubric.score`, pure; this module only plays and records.
+`lightcycle.tournament.rubricscore.score`, pure; this module only plays and records.
 
 A Ctrl-C ends the grading after the games already finished. No row is judged then (a
 row judged on part of its series would be a wrong grade), but what was played is kept:
@@ -30,7 +30,8 @@ from lightcycle.referee.game import GameRecord
 from lightcycle.referee.match import MatchInterrupted, MatchResult, run_match
 from lightcycle.referee.players import BotSpec, parse_bot_spec
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.rubric import Grade, Rubric, Series, SeriesResult, score
+from lightcycle.tournament.rubricmodel import Rubric, Series
+from lightcycle.tournament.rubricscore import Grade, SeriesResult, score
 
 GRADE_FILE = "grade.json"
 

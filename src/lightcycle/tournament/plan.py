@@ -28,8 +28,8 @@ from lightcycle.sandbox import Limits, SandboxError
 from lightcycle.sandbox.check import require
 from lightcycle.sandbox.process import pidns_prefix
 from lightcycle.tournament.config import FORMATS, TournamentConfig, TournamentError
-from lightcycle.tournament.duel import parse_pool
 from lightcycle.tournament.elimination import Elimination
+from lightcycle.tournament.mappool import parse_pool
 from lightcycle.tournament.schedule import Format, Gauntlet, RoundRobin, Tables
 from lightcycle.tournament.swiss import Swiss
 

@@ -35,8 +35,8 @@ from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.players import BotSpec
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox import Limits
-from lightcycle.tournament.duel import PlayerCache, save_replay, worker_players
 from lightcycle.tournament.results import MatchResult, SeatResult, seat_outcomes
+from lightcycle.tournament.workers import PlayerCache, save_replay, worker_players
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ _WORKER_PLAYERS: PlayerCache | None = None
 
 
 def init_worker(parent: int | None = None) -> None:
-    """Give a tournament's pool worker its own players (see `duel.worker_players`)."""
+    """Give a tournament's pool worker its own players (see `workers.worker_players`)."""
     global _WORKER_PLAYERS
     _WORKER_PLAYERS = worker_players(parent)
 

@@ -36,7 +36,6 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass
 
 from lightcycle.tournament.check import check
-from lightcycle.tournament.duel import InlineExecutor, PlayerCache, default_workers
 from lightcycle.tournament.elimination import format_notes
 from lightcycle.tournament.plan import Plan
 from lightcycle.tournament.play import (
@@ -53,6 +52,7 @@ from lightcycle.tournament.results import MatchResult, SeatResult
 from lightcycle.tournament.schedule import Format, Pairing
 from lightcycle.tournament.standings import Standing, Tally
 from lightcycle.tournament.store import MatchRow, Store, StoreError, TournamentRow
+from lightcycle.tournament.workers import InlineExecutor, PlayerCache, default_workers
 
 
 @dataclass(frozen=True)

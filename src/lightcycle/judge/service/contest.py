@@ -218,7 +218,7 @@ class Contest:
         """The map pool as maps (checked at load, so this does not fail for a loaded one)."""
         from lightcycle.referee.match import unplayable
         from lightcycle.rules.variants import get_ruleset
-        from lightcycle.tournament.duel import parse_pool
+        from lightcycle.tournament.mappool import parse_pool
 
         rs = get_ruleset(self.ruleset)
         return parse_pool(

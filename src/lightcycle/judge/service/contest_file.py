@@ -484,7 +484,7 @@ def _check_seats(
     from lightcycle.referee.match import unplayable
     from lightcycle.referee.players import BotSpec
     from lightcycle.rules.variants import get_ruleset
-    from lightcycle.tournament.duel import parse_pool
+    from lightcycle.tournament.mappool import parse_pool
 
     rs = get_ruleset(contest.ruleset)
     low, high = rs.players
