@@ -303,7 +303,7 @@ run_build(["sh", "-c", "while :; do sleep 1; done"], Path(sys.argv[1]), out=Path
 """
 
 
-@pytest.mark.xdist_group("referee-deaths")  # as tests/sandbox/test_reaper.py: a reaper
+@pytest.mark.xdist_group("referee-deaths")  # as tests/referee/test_referee_death.py: a reaper
 # run here must not end the strays another test is looking at
 @LEVELS
 def test_a_referee_killed_mid_build_leaves_nothing_after_the_reaper(

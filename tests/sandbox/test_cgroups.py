@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, cgroups, proctree, reaper
+from tests.sandbox.lab import run_in_lab
 from tests.sandbox.survivors import full_unavailable, leftovers
 
 pytestmark = pytest.mark.skipif(
@@ -174,17 +175,23 @@ def test_a_bot_runs_in_its_group_which_is_removed_when_it_is_closed(
     assert not any(f.exists() for f in proc.cgroup.folders), "the bot's group was left"
 
 
-REAPS = pytest.mark.xdist_group("referee-deaths")  # as tests/sandbox/test_reaper.py: a
-# reaper run here must not end the strays another test is looking at
+REAPS = pytest.mark.xdist_group("referee-deaths")  # as tests/referee/test_referee_death.py:
+# a reaper run here must not end the bots another test is looking at
 
 
-@REAPS
 def test_a_referee_killed_with_sigkill_leaves_its_groups_to_the_reaper() -> None:
     """The empty group of a dead referee stays until `reap_strays` (a referee's next
-    start) removes it: without that pass it would be left for good."""
+    start) removes it: without that pass it would be left for good.
+
+    In a PID namespace of its own (`tests.sandbox.lab`): a referee starting elsewhere
+    meanwhile would remove the dead referee's group before this test looks at it.
+    """
     need_cgroups()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    ref = subprocess.Popen([PY, "-c", REFEREE], stdout=subprocess.PIPE, env=env, text=True)
+    run_in_lab(groups_of_a_killed_referee)
+
+
+def groups_of_a_killed_referee() -> None:  # in the lab
+    ref = subprocess.Popen([PY, "-c", REFEREE], stdout=subprocess.PIPE, text=True)
     try:
         assert ref.stdout is not None
         info = json.loads(ref.stdout.readline())

@@ -4,6 +4,11 @@ A "referee" here is a small Python process that starts one bot and waits; the te
 it with SIGKILL, the one signal it cannot clean up after. The bot ignores its input (a
 bot that exits at the end of its input would leave by itself) and starts a child, as a
 bot doing work in a helper process would.
+
+A test that kills a referee and looks at its strays runs in a PID namespace of its own
+(`tests.sandbox.lab`): any referee starting elsewhere on the machine meanwhile (another
+test's, another worker's) reaps the strays of dead referees, and would end the ones this
+test is looking at before it sees them.
 """
 
 from __future__ import annotations
@@ -21,16 +26,11 @@ import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, proctree, reaper
 from lightcycle.sandbox.process import MARK, pidns_prefix
-from tests.sandbox.survivors import zombie_children
+from tests.sandbox.lab import run_in_lab
 
-pytestmark = [
-    pytest.mark.skipif(
-        not sys.platform.startswith("linux"), reason="the reaper reads /proc (Linux only)"
-    ),
-    # one xdist worker for every test that kills referees and reaps their strays: a
-    # reaper run by one of them would end the bots another is looking at
-    pytest.mark.xdist_group("referee-deaths"),
-]
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the reaper reads /proc (Linux only)"
+)
 
 PY = sys.executable
 NO_SETPRIV = "util-linux setpriv (the parent-death signal) is not installed"
@@ -64,43 +64,25 @@ def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
     return condition()
 
 
-@pytest.fixture
-def referees() -> Iterator[Callable[[str, bool], tuple[subprocess.Popen[str], int]]]:
-    """Start referees (killed and their bots reaped at the end, whatever happens).
-
-    Bots orphaned by a killed referee may be adopted by this process (a subreaper once
-    it has started a bot): their zombies are reaped here, and none may be left.
-    """
-    started: list[subprocess.Popen[str]] = []
-    bots: set[int] = set()
-
-    def start(isolate: str, death_signal: bool) -> tuple[subprocess.Popen[str], int]:
-        ref = subprocess.Popen(
-            [PY, "-c", REFEREE, isolate, "with" if death_signal else "without", BOT],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        started.append(ref)
+@contextlib.contextmanager
+def referee(isolate: str, death_signal: bool) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """A referee with its bot running (in the lab); killed, with its bots, at the end."""
+    ref = subprocess.Popen(
+        [PY, "-c", REFEREE, isolate, "with" if death_signal else "without", BOT],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
         assert ref.stdout is not None
         info = json.loads(ref.stdout.readline())
         # the bot and its child are up (two processes carry the mark; more in a pidns)
         assert wait_for(lambda: len(reaper.bots_of(ref.pid)) >= 2), "the bot did not start"
-        bots.update(reaper.bots_of(ref.pid))
-        return ref, int(info["pid"])
-
-    try:
-        yield start
+        yield ref, int(info["pid"])
     finally:
-        for ref in started:
-            ref.kill()
-            ref.wait()
-            for pid in reaper.bots_of(ref.pid):
-                os.kill(pid, signal.SIGKILL)
-        assert wait_for(lambda: all(_dead(pid) for pid in bots))
-        for pid in bots:
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)  # ours only if adopted; dead already, so at once
-        assert zombie_children() == set()
+        ref.kill()
+        ref.wait()
+        for pid in reaper.bots_of(ref.pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def isolations() -> list[object]:
@@ -112,35 +94,42 @@ def isolations() -> list[object]:
 
 
 @pytest.mark.parametrize("isolate", isolations())
-def test_a_referee_killed_with_sigkill_takes_its_bot_along(isolate: str, referees) -> None:  # type: ignore[no-untyped-def]
+def test_a_referee_killed_with_sigkill_takes_its_bot_along(isolate: str) -> None:
     if not reaper.death_prefix():
         pytest.skip(NO_SETPRIV)
-    ref, main = referees(isolate, True)
-    ref.send_signal(signal.SIGKILL)
-    ref.wait()
-    assert wait_for(lambda: proctree.read_stat(main) is None or _dead(main)), (
-        "the bot's first process outlived its referee"
-    )
-    if isolate == "auto":  # the namespace's init died with it, and every process with it
-        assert wait_for(lambda: reaper.bots_of(ref.pid) == []), reaper.bots_of(ref.pid)
-    else:  # the bot's own child has no parent-death signal: a stray for the reaper
-        assert reaper.bots_of(ref.pid) != []
-    reaper.reap_strays()
-    assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
+    run_in_lab(killed_with_its_death_signal, isolate)
+
+
+def killed_with_its_death_signal(isolate: str) -> None:  # in the lab
+    with referee(isolate, True) as (ref, main):
+        ref.send_signal(signal.SIGKILL)
+        ref.wait()
+        assert wait_for(lambda: _dead(main)), "the bot's first process outlived its referee"
+        if isolate == "auto":  # the namespace's init died with it, and every process with it
+            assert wait_for(lambda: reaper.bots_of(ref.pid) == []), reaper.bots_of(ref.pid)
+        else:  # the bot's own child has no parent-death signal: a stray for the reaper
+            assert reaper.bots_of(ref.pid) != [], "the bot's child did not outlive the referee"
+        reaper.reap_strays()
+        assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
 
 
 @pytest.mark.parametrize("isolate", isolations())
-def test_without_the_death_signal_the_bot_outlives_its_referee(isolate: str, referees) -> None:  # type: ignore[no-untyped-def]
-    ref, main = referees(isolate, False)
-    ref.send_signal(signal.SIGKILL)
-    ref.wait()
-    time.sleep(0.5)
-    survivors = reaper.bots_of(ref.pid)
-    assert main in survivors or isolate == "auto"  # (unshare carries no mark of its own)
-    assert len(survivors) >= 2, "the attack failed: nothing outlived the referee"
-    killed = reaper.reap_strays()
-    assert set(survivors) <= set(killed)
-    assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
+def test_without_the_death_signal_the_bot_outlives_its_referee(isolate: str) -> None:
+    run_in_lab(killed_without_its_death_signal, isolate)
+
+
+def killed_without_its_death_signal(isolate: str) -> None:  # in the lab
+    with referee(isolate, False) as (ref, main):
+        ref.send_signal(signal.SIGKILL)
+        ref.wait()
+        time.sleep(0.5)
+        survivors = reaper.bots_of(ref.pid)
+        # (unshare carries no mark of its own)
+        assert main in survivors or isolate == "auto", (main, survivors)
+        assert len(survivors) >= 2, f"the attack failed: {survivors} outlived the referee"
+        killed = reaper.reap_strays()
+        assert set(survivors) <= set(killed), (survivors, killed)
+        assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
 
 
 def _dead(pid: int) -> bool:
@@ -149,6 +138,10 @@ def _dead(pid: int) -> bool:
 
 
 def test_the_reaper_leaves_live_referees_bots_and_marks_it_cannot_judge() -> None:
+    run_in_lab(live_referees_and_marks_it_cannot_judge)
+
+
+def live_referees_and_marks_it_cannot_judge() -> None:  # in the lab
     mine = BotProcess([PY, "-c", "import time; time.sleep(60)"], limits=Limits(isolate="none"))
     me, start, ns = reaper.owner_of(mine.mark) or (0, 0, 0)
     assert (me, start, ns) == (
