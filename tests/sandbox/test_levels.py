@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,9 @@ from typer.testing import CliRunner
 
 from lightcycle.cli.main import app
 from lightcycle.sandbox import BotProcess, Limits, check, levels, locate
+from tests.sandbox.test_check import NAMES, fresh_probes
+
+__all__ = ["fresh_probes"]  # an autouse fixture of test_check, used here too
 
 PYTHON = "/usr/bin/python3"  # a Python every pool user id can run
 
@@ -35,26 +37,6 @@ print(json.dumps({
     "nofile": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
 }), flush=True)
 """
-
-NAMES = [
-    "bubblewrap",
-    "user namespaces",
-    "own user id",
-    "network namespace",
-    "private /proc",
-    "scratch /tmp",
-    "seccomp filter",
-    "rlimits",
-    "cgroups",
-    "die with parent",
-]
-
-
-@pytest.fixture(autouse=True)
-def fresh_probes() -> Iterator[None]:
-    check.clear_cache()
-    yield
-    check.clear_cache()
 
 
 def no_bwrap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
