@@ -94,18 +94,23 @@ def test_two_connect_clients_play_a_game_on_a_real_server(tmp_path: Path) -> Non
         builtin = _connect(port, "chaser", "--bot", "builtin:chaser")
         outs = []
         for proc in (program, builtin):
-            try:
-                out, err = proc.communicate(timeout=120)
-            finally:
-                if proc.poll() is None:
-                    proc.kill()
-                    proc.wait()
+            out, err = _finish(proc)
             assert proc.returncode == 0, err
             outs.append(out.strip())
     assert all(re.fullmatch(RESULT, o) for o in outs), outs
     words = sorted(o.split()[0] for o in outs)
     assert words in (["loss", "win"], ["draw", "draw"]), outs
     assert outs[0].split("game ")[1] == outs[1].split("game ")[1]  # one game, both seats
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """A client's output once it ends (killed if it has not within 120 s)."""
+    try:
+        return proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def test_play_remote_on_a_real_server(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,11 +133,6 @@ def test_a_relayed_sexp_bot_whose_name_line_comes_late(tmp_path: Path) -> None:
     bot = f"cmd:{sys.executable} {late} examples/sexp/bot.py"
     with real_server(tmp_path) as port:
         proc = _connect(port, "Late Sexp", "--bot", bot, "--protocol", "sexp", queue="late")
-        try:
-            out, err = proc.communicate(timeout=120)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        out, err = _finish(proc)
     assert proc.returncode == 0, err
     assert re.fullmatch(r"(win|loss|draw) \(ok\), game [0-9a-f]+", out.strip()), (out, err)

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.sandbox import seccomp
 from tests.sandbox.test_attacks import ATTACKS, Folders, folders, mode, parse, run_attack
+from tests.sandbox.test_seccomp import Programs, programs
 
-__all__ = ["folders", "mode"]  # fixtures used here
+__all__ = ["folders", "mode", "programs"]  # fixtures used here
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="seccomp is Linux only"),
@@ -41,19 +41,9 @@ PY = sys.executable
 
 
 @pytest.fixture(scope="module")
-def loader(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """The tests' stand-in for ``bwrap --seccomp`` and the filter, in a temporary folder."""
-    reason = seccomp.seccomp_unavailable()
-    if reason is not None:
-        pytest.skip(f"no seccomp filter on this host: {reason}")
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        pytest.skip("gcc is not installed: apt-get install gcc")
-    out = tmp_path_factory.mktemp("sockets")
-    source = Path(__file__).parent / "seccomp" / "loader.c"
-    subprocess.run([gcc, "-O1", "-o", str(out / "loader"), str(source)], check=True, timeout=120)
-    (out / "filter.bpf").write_bytes(seccomp.filter_bpf())
-    return out / "loader", out / "filter.bpf"
+def loader(programs: Programs) -> tuple[Path, Path]:
+    """The tests' stand-in for ``bwrap --seccomp`` and the filter (test_seccomp's build)."""
+    return programs.loader, programs.bpf
 
 
 def probe(loader: tuple[Path, Path], filtered: bool) -> dict[str, tuple[str, str]]:
