@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from lightcycle.core.bitset import from_cells
 from lightcycle.core.moves import Move
+from lightcycle.core.state import GameState
 from lightcycle.maps.registry import get_map
 from lightcycle.referee.local import default_ruleset
 from lightcycle.render.fit import fit_board
@@ -16,6 +22,8 @@ from lightcycle.render.text import (
 )
 from lightcycle.rules.engine import new_game, step
 from tests.conftest import graph_map, grid_map
+
+VECTORS = Path(__file__).with_name("vectors")
 
 
 def test_unicode_and_ascii_boards() -> None:
@@ -79,15 +87,77 @@ def test_a_board_that_fits_is_drawn_whole() -> None:
 def test_the_court_is_scaled_to_an_80x24_terminal_not_cut() -> None:
     spec = get_map("court")  # 64x48
     s = new_game(default_ruleset(spec, 2), spec, seed=0, players=2)
-    f = fit_board(64, 48, 80, 21)
+    f = fit_board(64, 48, 80, 21, walls=s.board.walls)
     assert (f.sx, f.sy) == (1, 3)
     lines = board_text(s, color=False, fit=f).plain.splitlines()
-    assert len(lines) == 16 and max(len(line) for line in lines) == 64
+    # the walls on lines of their own, the 46 rows inside them three to a line
+    assert len(lines) == 1 + 16 + 1 and max(len(line) for line in lines) == 64
     assert lines[0] == "█" * 64 and lines[-1] == "█" * 64  # both walls still shown
+    line_of = {y: n for n, (a, b) in enumerate(f.row_blocks()) for y in range(a, b)}
     for c in s.cycles:  # a head is never hidden by floor, wall or trail (two heads in
         # one character show one of them)
-        assert lines[(c.head // 64) // 3][c.head % 64].isupper()
+        assert lines[line_of[c.head // 64]][c.head % 64].isupper()
     assert f.note(64, 48) == "board 64x48 scaled: 1 character = 1x3 cells"
+
+
+def _ringed(width: int, height: int) -> GameState:
+    """A ``width`` x ``height`` room whose first cycle's trail runs round the inside of
+    its walls, every cell of it beside a wall, and whose heads stand beside the walls."""
+    rows = ["#" * width] + ["#" + "." * (width - 2) + "#"] * (height - 2) + ["#" * width]
+    rows[1] = "#1" + rows[1][2:]
+    rows[height - 2] = rows[height - 2][: width - 2] + "2#"
+    s = new_game("classic", grid_map(rows))
+    ring = [
+        y * width + x
+        for y in range(1, height - 1)
+        for x in range(1, width - 1)
+        if x in (1, width - 2) or y in (1, height - 2)
+    ]
+    a = s.cycles[0]._replace(trail=from_cells(ring))
+    return s._replace(cycles=(a, *s.cycles[1:]))
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "cols", "rows"),
+    [
+        (64, 48, 80, 21),  # the court on the play screen: scaled one way
+        (64, 48, 80, 16),  # ... in the replay viewer
+        (64, 48, 33, 10),  # both ways
+        (50, 50, 40, 12),
+        (51, 49, 37, 12),  # odd sizes: the inside's last block is short
+        (31, 21, 20, 7),
+        (41, 31, 13, 5),
+        (9, 40, 60, 11),  # tall and narrow: scaled down only
+        (120, 7, 50, 30),  # wide and flat: scaled across only
+    ],
+)
+def test_a_scaled_room_draws_its_walls_as_walls_and_every_trail_inside(
+    width: int, height: int, cols: int, rows: int
+) -> None:
+    # issue 38: in the scaled view a trail beside the bottom wall was drawn on the line
+    # of the wall (and beside the top, left and right walls likewise, heads too), as if
+    # the cycle had left the room
+    s = _ringed(width, height)
+    f = fit_board(width, height, cols, rows, walls=s.board.walls)
+    assert f.scaled
+    for unicode, wall in ((True, "█"), (False, "#")):
+        lines = board_text(s, unicode=unicode, color=False, fit=f).plain.splitlines()
+        assert len(lines) <= rows and max(len(line) for line in lines) <= cols
+        assert lines[0] == lines[-1] == wall * len(lines[0])  # top and bottom walls
+        assert all(line[0] == line[-1] == wall for line in lines)  # left and right
+        inside = [line[1:-1] for line in lines[1:-1]]
+        assert wall not in "".join(inside)  # a room with nothing inside its walls
+        # the trail, every cell of it beside a wall, is drawn just inside on all sides
+        for edge in (inside[0], inside[-1], [r[0] for r in inside], [r[-1] for r in inside]):
+            assert set(edge) <= {"a", "A", "B"} and "a" in edge, edge
+        assert "A" in inside[0] and "B" in inside[-1]  # heads beside the walls, inside
+
+
+def test_the_scaled_court_as_text() -> None:
+    s = _ringed(64, 48)
+    f = fit_board(64, 48, 40, 21, walls=s.board.walls)
+    expected = (VECTORS / "court_scaled_40x21.txt").read_text(encoding="utf-8")
+    assert board_text(s, unicode=False, color=False, fit=f).plain + "\n" == expected
 
 
 def test_a_player_on_a_big_board_is_followed_at_full_size() -> None:

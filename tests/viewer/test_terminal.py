@@ -133,9 +133,35 @@ def test_a_board_taller_than_the_terminal_is_scaled_to_fit_not_cut() -> None:
         console.print(frame(replay, states, p, True, 80, height=24))
         lines = console.export_text().splitlines()
         assert len(lines) < 24 and max(len(line) for line in lines) <= 80
-        assert lines[0].startswith("█") and lines[15] == "█" * 64  # both walls shown
-        assert "1 character = 1x3 cells" in lines[16]
+        # both walls shown, each on a line of its own (issue 38: the bottom line took
+        # the wall row with the two rows above it and showed their trails in its place),
+        # the 46 rows inside them four to a line
+        assert lines[0] == lines[13] == "█" * 64
+        assert all(line[0] == line[-1] == "█" for line in lines[:14])
+        assert "1 character = 1x4 cells" in lines[14]
         assert "space play/pause" in lines[-1]
+
+
+def test_the_viewer_draws_no_trail_on_the_walls_of_a_scaled_board() -> None:
+    # issue 38: in the scaled view, trails beside the bottom wall were drawn on its line
+    replay = lightcycle.play(
+        "arena-50", ["runaway", "runaway"], seed=0, settings={"turn_limit": 40}
+    ).replay
+    states = list(replay.states())
+    bottom = ((1 << 50) - 1) << (48 * 50)  # the row just inside the bottom wall
+    beside = [t for t, s in enumerate(states) if any(c.trail & bottom for c in s.cycles)]
+    assert beside, "no trail beside the bottom wall: the test needs another game"
+    for width, height in ((80, 24), (60, 20), (45, 17)):
+        console = Console(width=width, height=height, record=True, color_system=None)
+        for turn in (beside[0], len(states) - 1):
+            p = start(len(states) - 1, turn=turn, playing=False)
+            console.print(frame(replay, states, p, False, width, height=height))
+            lines = console.export_text().splitlines()
+            note = next(n for n, line in enumerate(lines) if "scaled" in line)
+            board = lines[:note]
+            assert board[0] == board[-1] == "#" * len(board[0]), (width, height, turn)
+            assert all(line[0] == line[-1] == "#" for line in board), (width, height, turn)
+            assert any(mark in board[-2] for mark in "aAbB"), (width, height, turn)
 
 
 def test_the_seat_table_names_each_seats_cycles_as_the_board_does() -> None:

@@ -100,7 +100,7 @@ def _frame(state: GameState, use_unicode: bool, live: bool = False) -> Group:
         # the status line (wrapped), a scale note and the line the cursor is left on
         rest = -(-len(status) // max(1, console.width)) + 2
         rows = console.height - rest if live else None
-        fit = fit_board(topo.width, topo.height, console.width, rows)
+        fit = fit_board(topo.width, topo.height, console.width, rows, walls=state.board.walls)
         parts.append(board_text(state, unicode=use_unicode, fit=fit))
         note = fit.note(topo.width, topo.height)
         if note:
@@ -404,16 +404,24 @@ def maps_show(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed for random starts.")] = 0,
     vertices: Annotated[
-        bool, typer.Option("--vertices", help="List every vertex (graph boards).")
+        bool,
+        typer.Option(
+            "--vertices",
+            help="List every vertex, face by face: position, neighbours, what is on it"
+            " (graph boards).",
+        ),
     ] = False,
 ) -> None:
     """Draw a map in the terminal with its fairness report.
 
-    Graph boards (3D meshes) are drawn flattened, with their start and bonus vertices
-    listed; --vertices lists every vertex with its position and neighbours.
+    Graph boards (3D meshes) are drawn flattened, with the vertices the cycles start on
+    listed; --vertices adds a table of every vertex, face by face of the solid: its
+    number, position, the vertices one move away and what stands on it, in columns
+    fitted to the terminal (pipe it into less or grep for a vertex's number).
 
     Example: lightcycle maps show ring; lightcycle maps show cube --players 4 --vertices
     """
+    from lightcycle.core.topology import GraphTopology
     from lightcycle.maps.fairness import fair_game
     from lightcycle.maps.registry import get_map
     from lightcycle.referee.local import default_ruleset
@@ -429,10 +437,12 @@ def maps_show(
             highlight=False,
         )
         _print_final(state, not ascii)
-        if vertices:
-            from lightcycle.render.graph import vertex_lines
+        if vertices and isinstance(spec.topology, GraphTopology):
+            from lightcycle.render.graph import vertex_table
 
-            console.print("\n".join(vertex_lines(state, everything=True)), highlight=False)
+            console.print(vertex_table(state, unicode=not ascii), highlight=False)
+        elif vertices:  # every cell of a grid is drawn above, at its place
+            console.print("--vertices lists graph boards; a grid is drawn whole above", style="dim")
         starts = tuple(tuple(c.head for c in state.cycles_of(t.index)) for t in state.teams)
         report = fair_game(spec.board, starts)
         console.print(str(report), highlight=False)

@@ -129,7 +129,9 @@ def board_text(
         color: colour heads and trails by team.
         compact: one column per cell instead of two (ignored when ``fit`` is given).
         fit: the part of the grid to draw and the cells per character
-            (`lightcycle.render.fit.fit_board`); default the whole grid at full size.
+            (`lightcycle.render.fit.fit_board`; give it the board's walls, so the walls
+            round a scaled board stay on lines of their own); default the whole grid at
+            full size.
         you: the cycles a person steers, drawn ``@``.
     """
     topo = state.board.topology
@@ -170,21 +172,19 @@ def board_text(
 
     out = Text()
     join = unicode and fit.cols == 2 and not fit.scaled
-    for y in range(fit.y0, fit.y1, fit.sy):
+    rows = fit.row_blocks()
+    columns = fit.column_blocks()
+    for n, (y, y_end) in enumerate(rows):
         line: list[tuple[str, str]] = []
-        for x in range(fit.x0, fit.x1, fit.sx):
-            cells = [
-                yy * w + xx
-                for yy in range(y, min(y + fit.sy, fit.y1))
-                for xx in range(x, min(x + fit.sx, fit.x1))
-            ]
+        for x, x_end in columns:
+            cells = [yy * w + xx for yy in range(y, y_end) for xx in range(x, x_end)]
             line.append(look(cells))
         for i, (mark, style) in enumerate(line):
             out.append(mark, style=style if color else None)
             if fit.cols == 2 and i < len(line) - 1:
                 gap = sym["wall"] if join and (mark, style) == wall == line[i + 1] else " "
                 out.append(gap, style=_WALL_STYLE if color and gap != " " else None)
-        if y + fit.sy < fit.y1:
+        if n < len(rows) - 1:
             out.append("\n")
     return out
 

@@ -236,7 +236,7 @@ def frame(
         # scale note and the line the cursor is left on
         rest = 1 + 1 + len(state.teams) + 1 + int(keys_help) + 1 + 1
         rows = None if height is None else height - rest
-        fit = fit_board(topo.width, topo.height, width, rows)
+        fit = fit_board(topo.width, topo.height, width, rows, walls=state.board.walls)
         board.append(board_text(state, unicode=unicode, fit=fit))
         note = fit.note(topo.width, topo.height)
         if note:
