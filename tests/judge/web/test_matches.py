@@ -58,6 +58,7 @@ def test_the_form_offers_own_public_and_friends_programs_only(
     public = accepted(store, eve_id, "eve_pub")
     secret = accepted(store, eve_id, "eve_secret")
     post(eve, f"/programs/{public}/public")
+    post(jane, f"/programs/{mine}/public")  # private, it could not meet eve's (not friends)
     post(jane, "/friends/add", email=BOB)
     post(bob, "/friends/add", email=JANE)
     page = jane.get("/matches").text

@@ -18,6 +18,8 @@ The course's rules, made exact:
   (its results are shown only to the owners of the programs in it), the number of seats
   must be one the contest allows, and a private program plays only if its owner is a
   friend of EVERY other user with a program in the match (Dummies are nobody).
+  The friendly-match form asks the same rule (`friendly_form`) which program each seat
+  may take, so it offers only matches that `check_friendly` then accepts.
 - **Who sees a match** (`may_see_match`): official and ladder matches are public (logged
   out too); a friendly match only to the owners of its programs and to admins.
 - **The official program** (`official_program`) is the one the user chose
@@ -329,53 +331,159 @@ def check_friendly(
     Raises:
         SocialError: the first rule the match breaks, naming the program and what to do.
     """
+    wanted = sorted({s for s in submission_ids if s is not None})
+    found = [
+        submission_row(r)
+        for r in conn.execute(sa.select(submissions).where(submissions.c.id.in_(wanted)))
+    ]
+    problem = _refusal(contest, _circle(conn, user_id, found), submission_ids)
+    if problem is not None:
+        raise SocialError(problem)
+
+
+@dataclass(frozen=True)
+class FriendlyForm:
+    """The friendly-match form as the rule allows it (see `friendly_form`).
+
+    Attributes:
+        seats: each seat's program id (``None``: the reference bot), a match that
+            `check_friendly` accepts.
+        choices: for each seat, what it may be changed to while the other seats stay as
+            they are (a program, or ``None``: the reference bot), in the order of
+            `usable_programs` then the reference bot; the seat's own choice among them.
+    """
+
+    seats: tuple[int | None, ...]
+    choices: tuple[tuple[SubmissionRow | None, ...], ...]
+
+
+def friendly_form(
+    conn: Connection,
+    contest: Contest,
+    user_id: int,
+    players: int,
+    chosen: Sequence[int | None] = (),
+) -> FriendlyForm | None:
+    """What the friendly-match form of ``user_id`` offers: only matches the rule accepts.
+
+    The form asks here rather than listing `usable_programs` in every seat because which
+    programs may meet depends on the others in the match (a private program plays only
+    with its owner's friends, and one of the user's own programs must play): each seat
+    offers exactly the choices with which `check_friendly`'s rule, run on the whole match,
+    still accepts it. A page that asks again after each change (with the seats chosen
+    so far) therefore only ever shows, and lets the student submit, accepted matches, and
+    every accepted match is reachable one seat at a time (put an own program in its
+    seat, then fill the others).
+
+    Args:
+        conn: a connection (a read: nothing is written).
+        contest: the contest (the numbers of seats it allows).
+        user_id: the student filling the form.
+        players: the number of seats; one the contest does not allow means its first.
+        chosen: the seats as the student left them (ids, ``None``: the reference bot);
+            empty, another number of seats or a match the rule refuses (a friendship
+            ended meanwhile, a crafted address) means the default: the user's newest
+            program against reference bots.
+
+    Returns:
+        The form, or ``None`` when the user has no accepted program of their own: then
+        no friendly match of theirs can be accepted.
+    """
+    counts = friendly_seats(contest)
+    count = players if players in counts else counts[0]
+    usable = usable_programs(conn, user_id)
+    own = [s for s in usable if s.user_id == user_id]
+    if not own:
+        return None
+    circle = _circle(conn, user_id, usable)
+    seats: tuple[int | None, ...] = (own[0].id,) + (None,) * (count - 1)
+    if len(chosen) == count and _refusal(contest, circle, chosen) is None:
+        seats = tuple(chosen)
+    options: list[SubmissionRow | None] = [*usable, None]
+
+    def fits(seat: int, option: SubmissionRow | None) -> bool:
+        changed = list(seats)
+        changed[seat] = None if option is None else option.id
+        return _refusal(contest, circle, changed) is None
+
+    choices = tuple(tuple(o for o in options if fits(i, o)) for i in range(len(seats)))
+    return FriendlyForm(seats, choices)
+
+
+@dataclass(frozen=True)
+class _Circle:
+    """What the friendly-match rule reads, loaded once (`_circle`).
+
+    Attributes:
+        user_id: the user asking for the match.
+        programs: the submissions that may be in it, by id (any other id is unknown).
+        rows: the ``judge_friends`` rows among the user and the programs' owners.
+        emails: the emails of the user and the owners, for a refusal's words.
+    """
+
+    user_id: int
+    programs: dict[int, SubmissionRow]
+    rows: set[tuple[int, int]]
+    emails: dict[int, str]
+
+    def mutual(self, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` are friends (a user is their own)."""
+        return a == b or ((a, b) in self.rows and (b, a) in self.rows)
+
+
+def _circle(conn: Connection, user_id: int, programs: Iterable[SubmissionRow]) -> _Circle:
+    """The `_Circle` of ``user_id`` around ``programs``, read in ``conn``'s transaction."""
+    found = {p.id: p for p in programs}
+    owners = {p.user_id for p in found.values()} | {user_id}
+    return _Circle(user_id, found, _rows_between(conn, owners), _emails(conn, owners))
+
+
+def _refusal(contest: Contest, circle: _Circle, submission_ids: Sequence[int | None]) -> str | None:
+    """The friendly-match rule: why ``circle.user_id`` may not start a match of these
+    seats (the first rule broken, one line), or ``None`` when they may.
+
+    One pure function over `_Circle`, so that `check_friendly` (a request) and
+    `friendly_form` (the choices offered) cannot disagree: the form runs it for every
+    choice it considers.
+    """
     allowed = friendly_seats(contest)
     if len(submission_ids) not in allowed:
-        raise SocialError(
+        return (
             f"a friendly match has {_either(allowed)} players here, not "
             f"{len(submission_ids)}; choose that many programs or Dummies"
         )
+    user_id, found = circle.user_id, circle.programs
     wanted = sorted({s for s in submission_ids if s is not None})
-    found = {
-        r.id: submission_row(r)
-        for r in conn.execute(sa.select(submissions).where(submissions.c.id.in_(wanted)))
-    }
-    owners = {found[s].user_id for s in wanted if s in found} | {user_id}
-    rows = _rows_between(conn, owners)
-
-    def mutual(a: int, b: int) -> bool:
-        return a == b or ((a, b) in rows and (b, a) in rows)
-
     for s in wanted:
         sub = found.get(s)
         if sub is None or (
-            sub.user_id != user_id and not (sub.public or mutual(sub.user_id, user_id))
+            sub.user_id != user_id and not (sub.public or circle.mutual(sub.user_id, user_id))
         ):
-            raise SocialError(
+            return (
                 f"submission {s} is not a program you can use (someone else's private one, "
                 "or none); pick one from your list, or ask its owner to make it public or to "
                 "be your friend"
             )
         if sub.state != ACCEPTED:
             whose = "your" if sub.user_id == user_id else "the"
-            raise SocialError(
+            return (
                 f"{whose} program {_label(sub)} is not accepted ({sub.state}); only accepted "
                 "programs play, pick another"
             )
     if not any(found[s].user_id == user_id for s in wanted):
-        raise SocialError(
+        return (
             "put at least one of your own programs in the match: its results are shown only "
             "to the owners of the programs playing"
         )
     players = {found[s].user_id for s in wanted}
-    emails = _emails(conn, owners)
     for s in wanted:
         sub = found[s]
         if sub.public:
             continue
         for other in sorted(players - {sub.user_id}):
-            if not mutual(sub.user_id, other):
-                raise SocialError(_not_friends(sub, other, user_id, found, wanted, emails, rows))
+            if not circle.mutual(sub.user_id, other):
+                return _not_friends(sub, other, user_id, found, wanted, circle.emails, circle.rows)
+    return None
 
 
 def _not_friends(

@@ -1,9 +1,11 @@
 """Matches: start a friendly one, a student's list, and every match's page.
 
-- ``/matches``: the form of a new friendly match (seats among the programs the student may
-  use, `lightcycle.judge.service.social.usable_programs`, or the contest's Dummy; as many
-  seats as ``[friendly] players`` allows) and the student's matches. A refusal
-  (`lightcycle.judge.service.social.check_friendly`) is a page with one line.
+- ``/matches``: the form of a new friendly match (as many seats as ``[friendly] players``
+  allows, each offering only the programs, or the contest's Dummy, with which the match is
+  one the service accepts: `lightcycle.judge.service.social.friendly_form`; the page asks
+  again with ``?seat=...`` after each change) and the student's matches. A refusal of a
+  crafted request (`lightcycle.judge.service.social.check_friendly`) is a page with one
+  line.
 - ``/matches/{id}``: the match's seats (player, rank, score, verdict, the share of its
   CPU-time limit it used), refreshing itself until the match is over, then its game in
   the viewer (2D or 3D, as ``/games/{id}`` shows a submission's games). A friendly match
@@ -59,10 +61,12 @@ def router(site: Site) -> APIRouter:
         if user is None:
             return site.need_login(request)
         seats = players if players in counts else counts[0]
+        chosen = seat_choices(request.query_params)  # the form asking again after a change
 
         def query(conn: sa.Connection) -> dict[str, Any]:
+            picked = chosen if isinstance(chosen, list) else []
             return {
-                "usable": social.usable_programs(conn, user.id),
+                "form": social.friendly_form(conn, contest, user.id, seats, picked),
                 "mine": svc.matches_of_user(conn, user.id),
             }
 
