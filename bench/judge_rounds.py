@@ -71,7 +71,8 @@ import sqlalchemy as sa  # noqa: E402
 from judge_throughput import database_maker, load, stamp, workers  # noqa: E402
 from judgeweb import Client, StreamRecord, cpu_seconds, pct, stay, website  # noqa: E402
 from lightcycle.judge.service import tables as t  # noqa: E402
-from lightcycle.judge.service.contest import Contest, load_contest  # noqa: E402
+from lightcycle.judge.service.contest import Contest  # noqa: E402
+from lightcycle.judge.service.contest_file import load_contest  # noqa: E402
 from lightcycle.judge.service.queue import put_blob  # noqa: E402
 from lightcycle.judge.service.store import JudgeStore  # noqa: E402
 from lightcycle.storage import begin_write  # noqa: E402

@@ -68,7 +68,8 @@ def _fail(message: str) -> typer.Exit:
 
 def load(contest: Path, db: str | None) -> Contest:
     """The checked contest (a `Contest`), or exit 2 with its one-line error."""
-    from lightcycle.judge.service.contest import ContestError, load_contest
+    from lightcycle.judge.service.contest import ContestError
+    from lightcycle.judge.service.contest_file import load_contest
 
     try:
         return load_contest(contest, database=db)

@@ -8,6 +8,10 @@ a socket, so a whole exchange can be tested as a script of bytes.
 
 Codecs are incremental where it pays: the 2010 protocol re-sends the whole map every turn,
 so its codec keeps the encoded map and rewrites only the cells that changed.
+
+The registry (`get_protocol`, `list_protocols`) is filled by the package
+(`register_protocols`, called from ``lightcycle/protocols/__init__.py``): the codecs
+import this module, and this module imports none of them.
 """
 
 from __future__ import annotations
@@ -185,18 +189,26 @@ class Codec:
         return "loss"
 
 
-def _registry() -> dict[str, type[Codec]]:
-    from lightcycle.protocols.aichallenge import AIChallenge
-    from lightcycle.protocols.jsonl import JsonLines
-    from lightcycle.protocols.sexp import Sexp
-    from lightcycle.protocols.tron2010 import Tron2010
+_PROTOCOLS: dict[str, type[Codec]] = {}
+"""Every protocol by name, in the order `register_protocols` was given them."""
 
-    return {c.name: c for c in (Tron2010, AIChallenge, Sexp, JsonLines)}
+
+def register_protocols(*codecs: type[Codec]) -> None:
+    """Add protocols to the registry `get_protocol` and `list_protocols` read.
+
+    The codecs import this module (for `Codec`), so this module cannot import them:
+    instead the package, `lightcycle.protocols`, imports the four codecs and registers
+    them, in the order the documentation gives them. Python runs a package's
+    ``__init__`` before any of its modules, this one included, so the registry is full
+    wherever a protocol can be asked for by name.
+    """
+    for codec in codecs:
+        _PROTOCOLS[codec.name] = codec
 
 
 def list_protocols() -> list[type[Codec]]:
     """Every protocol, in the order the documentation gives them."""
-    return list(_registry().values())
+    return list(_PROTOCOLS.values())
 
 
 def get_protocol(name: str) -> type[Codec]:
@@ -205,10 +217,9 @@ def get_protocol(name: str) -> type[Codec]:
     Raises:
         ValueError: naming the known protocols.
     """
-    reg = _registry()
     key = name.strip().lower()
-    if key in reg:
-        return reg[key]
-    close = difflib.get_close_matches(key, reg, n=1)
+    if key in _PROTOCOLS:
+        return _PROTOCOLS[key]
+    close = difflib.get_close_matches(key, _PROTOCOLS, n=1)
     hint = f" Did you mean {close[0]}?" if close else ""
-    raise ValueError(f"unknown protocol {name!r}.{hint} Known: {', '.join(reg)}")
+    raise ValueError(f"unknown protocol {name!r}.{hint} Known: {', '.join(_PROTOCOLS)}")

@@ -29,7 +29,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from lightcycle.bots.api import plays_reproducibly
@@ -40,7 +40,8 @@ from lightcycle.maps.spec import MapSpec
 from lightcycle.protocols.base import Answers, Params
 from lightcycle.referee.clock import Clock, TimeControl
 from lightcycle.referee.players import InProcessPlayer, Player, ProgramPlayer
-from lightcycle.referee.verdicts import OK, Verdict, effect, forfeit_team, judge_answers
+from lightcycle.referee.records import SeatRecord
+from lightcycle.referee.verdicts import Verdict, effect, forfeit_team, judge_answers
 from lightcycle.referee.wires import Replies, Wire, written_ahead
 from lightcycle.referee.wires import now as _now
 from lightcycle.replay.model import Replay
@@ -50,40 +51,6 @@ from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 from lightcycle.sandbox.levels import seat_record
 from lightcycle.sandbox.pool import kill_now
-
-
-@dataclass
-class SeatRecord:
-    """One seat's account of one game.
-
-    Attributes:
-        player: who sat here.
-        clock: the seat's time account.
-        verdict: the first verdict other than ``ok`` (``ok`` if none).
-        cpu: CPU seconds the bot's process tree used in this game (programs: measured
-            every game, budget or not, read each turn under a budget and at the end;
-            in-process bots: the thread CPU time of their moves).
-        cpu_base: the process tree's CPU reading (seconds) when this game began: 0 for
-            a process new to this game (its start-up counts, whether it was started for
-            the game or as a spare ahead of it), its reading so far for a process kept
-            from earlier games (their CPU does not count again).
-        cpu_mark: the CPU reading (seconds) at the end of the seat's last turn, for
-            rulesets that are handed each turn's CPU time.
-        fresh_process: whether this game took a new process.
-        failed: whether a verdict took the whole seat out of the game.
-        info: what an in-process bot reported about the game (`Bot.report`), such as
-            its mean search depth.
-    """
-
-    player: Player
-    clock: Clock
-    verdict: Verdict = OK
-    cpu: float = 0.0
-    cpu_base: float = 0.0
-    cpu_mark: float = 0.0
-    fresh_process: bool = False
-    failed: bool = False
-    info: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

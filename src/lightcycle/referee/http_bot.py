@@ -34,10 +34,11 @@ import time
 import uuid
 from urllib.parse import urlsplit
 
-from lightcycle.bots.api import Bot, BotError
+from lightcycle.bots.api import Bot
 from lightcycle.protocols.base import Answers, Params, ProtocolError
 from lightcycle.protocols.battlesnake import DEFAULT_TIMEOUT_MS, Battlesnake
-from lightcycle.referee.players import BotSpec, InProcessPlayer, Player
+from lightcycle.referee.player_base import InProcessPlayer, Player
+from lightcycle.referee.specs import BotSpec, check_url
 from lightcycle.referee.verdicts import Verdict
 from lightcycle.rules.observe import View
 
@@ -64,27 +65,6 @@ class HttpBotError(Exception):
     def __init__(self, verdict: Verdict) -> None:
         super().__init__(verdict.detail)
         self.verdict = verdict
-
-
-def check_url(text: str) -> str:
-    """The URL of an HTTP bot, checked: ``http://`` or ``https://``, a host, a port.
-
-    Raises:
-        BotError: naming what is wrong and the accepted form.
-    """
-    form = "give it as http://HOST:PORT (or https://HOST[:PORT][/PATH])"
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError as exc:
-        raise BotError(f"{text!r}: not a URL ({exc}); {form}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BotError(f"{text!r}: no host; {form}")
-    if parts.query or parts.fragment or parts.username is not None:
-        raise BotError(f"{text!r}: a bot URL has no query, fragment or user; {form}")
-    if port == 0:
-        raise BotError(f"{text!r}: port 0 is no port; {form}")
-    return text
 
 
 class HttpClient:

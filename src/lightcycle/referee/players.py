@@ -20,7 +20,8 @@ A spec on the command line is one of:
 A program bot runs in its own folder (`program_folder`): ``cmd:./bots/a/bot`` and
 ``cmd:python3 bots/a/bot.py`` run in ``bots/a``, as a judge would run them, and in the
 sandbox that folder is the one host folder the bot can read. A bot file's ``cwd`` wins.
-Specs and program folders are `lightcycle.referee.specs` (re-exported here); this module
+Specs and program folders are `lightcycle.referee.specs`, and `Player` and
+`InProcessPlayer` are `lightcycle.referee.player_base` (all re-exported here); this module
 makes players of them.
 
 A program is started once and kept for every turn of a game, and for every game of a
@@ -38,10 +39,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from lightcycle.bots.api import Bot
-from lightcycle.bots.registry import make_bot
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec
+from lightcycle.referee.player_base import InProcessPlayer, Player
 from lightcycle.referee.specs import (
     CODE_OPTIONS,
     INTERPRETER,
@@ -98,31 +98,6 @@ def default_sandbox() -> str:
     if value not in SANDBOX_LEVELS:
         raise SandboxError(f"{SANDBOX_VARIABLE}={value!r}: set it to none, uid, auto or full")
     return value
-
-
-class Player:
-    """One bot across the games of a match (a seat changes from game to game)."""
-
-    def __init__(self, spec: BotSpec) -> None:
-        self.spec = spec
-        self.name = spec.name or spec.text
-
-    def shutdown(self) -> None:
-        """Release what the player holds (processes)."""
-
-
-class InProcessPlayer(Player):
-    """A Python bot called in the referee's own process; a fresh instance per game."""
-
-    def __init__(self, spec: BotSpec) -> None:
-        super().__init__(spec)
-        self.bot: Bot = make_bot(spec.text)
-        self.name = spec.name or self.bot.display_name
-
-    def new_game(self) -> Bot:
-        """A fresh bot instance for the next game."""
-        self.bot = make_bot(self.spec.text)
-        return self.bot
 
 
 class ProgramPlayer(Player):
@@ -332,6 +307,8 @@ def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None, spares: int
     if spec.kind == "program":
         return ProgramPlayer(spec, limits, log_dir, spares)
     if spec.kind == "http":
+        # imported here, not above, so that only a match with an HTTP seat loads the
+        # HTTP client (http.client, ssl); it imports nothing of this module
         from lightcycle.referee.http_bot import HttpPlayer
 
         return HttpPlayer(spec)

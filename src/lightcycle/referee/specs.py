@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from lightcycle.bots.api import BotError
 from lightcycle.bots.registry import make_bot
@@ -70,6 +71,31 @@ class MissingProtocol(BotError):
     own key instead."""
 
 
+def check_url(text: str) -> str:
+    """The URL of an HTTP bot, checked: ``http://`` or ``https://``, a host, a port.
+
+    Reading a spec is this module's job, the URL form included, so the HTTP client
+    (`lightcycle.referee.http_bot`, which checks its URL with this too) imports it from
+    here and parsing a spec needs nothing of the client.
+
+    Raises:
+        BotError: naming what is wrong and the accepted form.
+    """
+    form = "give it as http://HOST:PORT (or https://HOST[:PORT][/PATH])"
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise BotError(f"{text!r}: not a URL ({exc}); {form}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BotError(f"{text!r}: no host; {form}")
+    if parts.query or parts.fragment or parts.username is not None:
+        raise BotError(f"{text!r}: a bot URL has no query, fragment or user; {form}")
+    if port == 0:
+        raise BotError(f"{text!r}: port 0 is no port; {form}")
+    return text
+
+
 def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) -> BotSpec:
     """Read a bot spec (the forms: `lightcycle.referee.players`).
 
@@ -85,8 +111,6 @@ def parse_bot_spec(text: str, protocol: str | None = None, reuse: bool = False) 
     """
     t = text.strip()
     if t.startswith(("http://", "https://")):
-        from lightcycle.referee.http_bot import check_url
-
         return BotSpec(text=check_url(t), kind="http")
     if t.startswith("cteam:"):
         from lightcycle.hosts.cteam import CTeamError, team_bot_command
@@ -374,9 +398,7 @@ def lightcycle_folders(argv: Sequence[str]) -> tuple[Path, ...]:
     (``python -m lightcycle.hosts.cteam ...``): the sandbox binds it read-only."""
     for option, module in itertools.pairwise(argv):
         if option == "-m" and (module == "lightcycle" or module.startswith("lightcycle.")):
-            import lightcycle
-
-            return (Path(lightcycle.__file__).resolve().parent,)
+            return (Path(__file__).resolve().parent.parent,)  # referee's parent: the package
     return ()
 
 

@@ -25,14 +25,12 @@ import select
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lightcycle.protocols.base import Codec, ProtocolError
+from lightcycle.referee.records import SeatRecord
 from lightcycle.referee.verdicts import Verdict
 from lightcycle.sandbox.process import BotProcess
-
-if TYPE_CHECKING:
-    from lightcycle.referee.game import SeatRecord
 
 now = time.perf_counter
 """The referee's clock: monotonic on every platform Python supports."""

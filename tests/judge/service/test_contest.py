@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import Contest, ContestError, load_contest
+from lightcycle.judge.service.contest import Contest, ContestError
+from lightcycle.judge.service.contest_file import load_contest
 
 CASES = Path(__file__).parent / "data" / "bad_contests.txt"
 COURSES = Path(contests.__file__).parent

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lightcycle.judge.service.contest import Contest, load_contest
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.service.contests import (
     COURSES,
     ContestTemplateError,

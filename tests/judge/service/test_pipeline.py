@@ -22,8 +22,8 @@ from lightcycle.judge.service.contest import (
     JudgeSpec,
     LimitsSpec,
     ValidationSpec,
-    load_contest,
 )
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.service.languages import (
     BUILTIN,
     LanguageError,

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import Contest, load_contest
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.service.languages import LanguageError, language_for
 from lightcycle.judge.service.pipeline import build_source, qualify, self_play
 from lightcycle.kits.scheme import SchemeMissing, find_scheme

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import Contest, load_contest
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.service.pipeline import run_step
 from lightcycle.judge.service.store import JudgeStore
 from lightcycle.judge.starters import STARTERS, Starter, ruleset_name, starters_for

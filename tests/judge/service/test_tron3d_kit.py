@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import Contest, load_contest
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.service.languages import CPP, is_kit_player, language_for
 from lightcycle.judge.service.pipeline import StepResult, build_source, qualify, seed_for, self_play
 from lightcycle.kits.tron3d import files_dir

@@ -23,7 +23,8 @@ pytest.importorskip(
 from starlette.testclient import TestClient
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import Contest, load_contest
+from lightcycle.judge.service.contest import Contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.starters import starters_for
 from lightcycle.judge.web.app import create_app
 from tests.judge.web.conftest import DrivenStore

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lightcycle.judge.service import contests
-from lightcycle.judge.service.contest import load_contest
+from lightcycle.judge.service.contest_file import load_contest
 from lightcycle.judge.web.accounts import contest_languages
 
 

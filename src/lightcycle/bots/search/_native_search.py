@@ -26,10 +26,7 @@ import numpy as np
 from numba import njit, types
 
 from lightcycle.bots.search._native_endgame import _refutes, forced_table
-from lightcycle.bots.search._native_fill import Fill, _dead_end_bound, _greedy, _steps
-from lightcycle.bots.search._native_kernels import _chain, _unpack
-from lightcycle.bots.search._native_lengthen import Lengthen, _lengthen
-from lightcycle.bots.search.native import (
+from lightcycle.bots.search._native_events import (
     FINISHED,
     FRAMES_FULL,
     KNOWN_FULL,
@@ -39,6 +36,9 @@ from lightcycle.bots.search.native import (
     SHARE_SPENT,
     STOP,
 )
+from lightcycle.bots.search._native_fill import Fill, _dead_end_bound, _greedy, _steps
+from lightcycle.bots.search._native_kernels import _chain, _unpack
+from lightcycle.bots.search._native_lengthen import Lengthen, _lengthen
 
 # The solver's state, shared by all its searches (`Solver.state`).
 NODES, BEST, FOUND, LIMIT, ROOT, SPENT, SHARE, TOP = range(8)

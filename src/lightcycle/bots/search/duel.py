@@ -38,6 +38,7 @@ from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
 from lightcycle.bots.search.chambers import fill_bound, front_space, parity_bound
 from lightcycle.bots.search.endgame import chain_bound
+from lightcycle.bots.search.options import SearchOptions as SearchOptions  # re-exported
 
 WIN = 1_000_000
 """The value of a won position (minus the plies it takes, so quicker wins are better)."""
@@ -84,62 +85,6 @@ class SearchResult:
     value: int
     plies: int
     nodes: int
-
-
-@dataclass
-class SearchOptions:
-    """Knobs of the search (the ladder's medium bot turns most of them off).
-
-    Attributes:
-        tt: use the transposition table.
-        killers: use killer moves.
-        chambers: count only usable territory when the board is tight (the chamber
-            tree, or the front-aware count of ``front``).
-        chamber_cells: the free-cell count at or below which ``chambers`` applies
-            (500: the medium boards with rooms, keyhole or chambers, are where the
-            usable count matters; on open boards it would cost several times the raw
-            count's nodes a second).
-        fill_cells: the largest region a separated leaf bounds by the chamber tree; a
-            larger one gets the parity bound (the chamber tree costs about 4 ms on 1,000
-            cells, and a leaf bounds two regions: on a 50x50 board a few such leaves
-            overran the move's deadline).
-        max_depth: the deepest iteration, in joint moves.
-        draw: the value of a draw for the searching side (a head-on crash into the same
-            cell, or both cycles stuck at once). Below 0 it is contempt: the bot avoids
-            a draw unless everything else looks worse by more than ``-draw``.
-        edge_weight: what each move inside a territory (a free neighbour of one of its
-            cells) adds to the territory's value, a cell counting 1. Open space is worth
-            more than a corridor of as many cells: it can be filled in any order and
-            fought over, while a corridor leaves one way on. The champion of the 2010
-            contest weighed edges 194 to a cell's 55; at 3, strong scored +99 Elo (95%
-            CI +41..+164) over the same search counting cells alone, both at 2,000
-            nodes a move.
-        partial: when an iteration is cut short, answer with a root move it has
-            already proven better than the previous iteration's choice. The previous
-            best is searched first, so any move that beats it afterwards has an exact
-            value at the deeper depth: the time spent on an unfinished iteration is
-            not wasted, and the clock may start iterations it cannot finish.
-        front: how ``chambers`` counts a territory. 0: the chamber tree
-            (`chambers.fill_bound`), every pocket a path could chain. 1: the 2010
-            champion's front-aware count (`chambers.front_space`): the territory's
-            chambers with only their moves inside it, a chamber that touches the front
-            counted alone plus the moves to reach it. 2 (the default): the same, with a
-            chamber alone as a candidate too (the champion's count drops a whole room
-            for any front cell past it). At 100 ms a move, 2 with ``chamber_cells`` 500
-            scored +58 Elo (95% CI +12..+104) against 0 with 160 (200 games), and
-            53.8% against the champion (40 games) where 0 scored 43.1% (160).
-    """
-
-    tt: bool = True
-    killers: bool = True
-    chambers: bool = True
-    chamber_cells: int = 500
-    fill_cells: int = 400
-    max_depth: int = 64
-    draw: int = 0
-    edge_weight: int = 3
-    partial: bool = True
-    front: int = 2
 
 
 class DuelSearch:

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any
 
+from lightcycle.bots.search import _native_events as events
 from lightcycle.bots.search import lengthen as lengthening
 from lightcycle.bots.search import native
 from lightcycle.bots.search.bitboard import Kernel
@@ -493,15 +494,15 @@ def solve_fill(
             if longest > best_len:
                 best_len = longest
                 best = deep.best_path()
-            if event == native.FINISHED:
+            if event == events.FINISHED:
                 return True
-            if event == native.SHARE_SPENT:
+            if event == events.SHARE_SPENT:
                 return False
-            if event == native.STOP:
+            if event == events.STOP:
                 raise _Stop
-            if event == native.PROBE_DUE:
+            if event == events.PROBE_DUE:
                 probe(search)
-            elif event == native.POLISH_DUE:
+            elif event == events.POLISH_DUE:
                 polish()
             else:
                 poll()

@@ -40,13 +40,11 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from lightcycle.bots.search.bitboard import Kernel
+from lightcycle.bots.search.options import SearchOptions
 from lightcycle.core.topology import GridTopology
-
-if TYPE_CHECKING:
-    from lightcycle.bots.search.duel import SearchOptions
 
 Evaluate = Callable[[int, int, int], int]
 """``evaluate(a, b, occ)``: `DuelSearch.evaluate` on one board with one search's options."""
@@ -56,13 +54,6 @@ ChainBound = Callable[[int, int], int]
 
 Refutes = Callable[[int, int, int], bool]
 """``refutes(head, region, length)``: `chambers.forced_refutes` on one board."""
-
-
-FINISHED, SHARE_SPENT, PROBE_DUE, POLISH_DUE, STOP, POLL_DUE, FRAMES_FULL, KNOWN_FULL = range(8)
-"""Why the compiled search loop (`Searcher.run`) handed back: the search is finished, its
-share is spent, a probe or a polish is due, the search must stop (the node budget, or a
-path as long as the root's bound), the clock is due a look; the last two are handled by
-`Searcher.run` itself (a table grown)."""
 
 
 class Search(Protocol):
@@ -107,7 +98,8 @@ class Searcher(Protocol):
         """Start a search's turn of ``share`` nodes."""
 
     def run(self, s: Search, nodes: int, best_len: int, found: bool) -> tuple[int, int, int, bool]:
-        """Run a search to its next event; the event and the solver's counts after it."""
+        """Run a search to its next event (`_native_events`); the event and the solver's
+        counts after it."""
 
     def best_path(self) -> list[int]:
         """The longest path the loop found."""

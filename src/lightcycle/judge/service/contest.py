@@ -1,11 +1,13 @@
 """The contest file: what a judge plays, with which limits, languages and validation.
 
 One TOML file (docs/judge.md; ``lightcycle judge init`` writes one per course) says
-everything a judge needs. `load_contest` checks every value before anything starts, with the same
-checks ``lightcycle duel`` and ``lightcycle serve`` use for rulesets and map pools (the
-ruleset exists, every map of the pool can be set up for the contest's players), so a
-judge that starts can validate every submission, and a mistake is one line naming the
-file, the line, the key and what was expected.
+everything a judge needs. This module is what a contest *is* (the frozen specs every
+worker and page reads); `lightcycle.judge.service.contest_file.load_contest` reads a
+file into one, checking every value before anything starts, with the same checks
+``lightcycle duel`` and ``lightcycle serve`` use for rulesets and map pools (the ruleset
+exists, every map of the pool can be set up for the contest's players), so a judge that
+starts can validate every submission, and a mistake is one line naming the file, the
+line, the key and what was expected. The reader imports this module, never the reverse.
 """
 
 from __future__ import annotations
@@ -228,18 +230,3 @@ class Contest:
             players=self.players,
             verb=f"play {rs.id} with {self.players} players on",
         )
-
-
-def load_contest(path: Path, *, database: str | None = None) -> Contest:
-    """Read and check a contest file (`lightcycle.judge.service.contest_file` reads it).
-
-    Args:
-        path: the TOML file.
-        database: a URL that overrides ``[judge] database`` (``--db``).
-
-    Raises:
-        ContestError: one line naming the file, the line, the key and what was expected.
-    """
-    from lightcycle.judge.service.contest_file import read_contest
-
-    return read_contest(path, database=database)

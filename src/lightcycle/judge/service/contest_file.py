@@ -2,7 +2,8 @@
 
 Kept apart from `lightcycle.judge.service.contest` (what a contest *is*: the frozen specs
 every worker and page reads) because only ``judge serve``, ``judge worker`` and the CLI
-read files; `contest.load_contest` calls `read_contest` here. The checks are the ones
+read files: they call `load_contest` here. This module builds those specs, so it imports
+`contest` and `contest` imports nothing of it. The checks are the ones
 ``lightcycle duel`` and ``lightcycle serve`` use for rulesets and map pools, so a judge
 that starts can validate every submission.
 """
@@ -130,7 +131,7 @@ class _Reader(TomlReader):
         return [v.strip() for v in value]
 
 
-def read_contest(path: Path, *, database: str | None = None) -> Contest:
+def load_contest(path: Path, *, database: str | None = None) -> Contest:
     """Read and check a contest file.
 
     Args:

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from lightcycle.judge.service import social
 from lightcycle.judge.service.contest import Contest
-from lightcycle.judge.service.queue import enqueue_match
+from lightcycle.judge.service.jobs import enqueue_match
 from lightcycle.judge.service.tables import (
     DONE,
     INTERNAL_ERROR,

@@ -17,7 +17,9 @@ Why it is safe to kill a worker at any moment (kill -9 included):
   and comes back finds its job taken away, records nothing, and the other worker's
   result counts. So a step's result is recorded exactly once, whatever was killed when.
 - Every job has a unique ``key`` (``build:17``, ``test:17``): a next job is enqueued once
-  even if the step that enqueues it were somehow recorded twice.
+  even if the step that enqueues it were somehow recorded twice. Jobs are put on the
+  queue by `lightcycle.judge.service.jobs`, inside the transaction that creates their
+  subject; this module takes them off.
 - **A match job** (kind ``match``, key ``match:ID``: one game of several submissions,
   `lightcycle.judge.service.matches`) goes the same way, the match's state mirroring its
   job's: claimed, the match is ``running``; handed back, ``queued`` again (the game is
@@ -41,6 +43,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+# enqueueing lives in `jobs` (below `matches`, which enqueues); its names stay importable here
+from lightcycle.judge.service.jobs import MATCH as MATCH
+from lightcycle.judge.service.jobs import enqueue as enqueue
+from lightcycle.judge.service.jobs import enqueue_match as enqueue_match
+from lightcycle.judge.service.jobs import job_key as job_key
+from lightcycle.judge.service.matches import MatchResult, fail_match, record_match
 from lightcycle.judge.service.tables import (
     DONE,
     FINAL_STATES,
@@ -64,13 +72,9 @@ from lightcycle.storage import begin_write
 
 if TYPE_CHECKING:
     from lightcycle.judge.service.contest import Contest
-    from lightcycle.judge.service.matches import MatchResult
 
 MAX_ATTEMPTS = 3
 """Stalls (a silent worker, an exception in a step) before a job is an internal error."""
-
-MATCH = "match"
-"""The kind of a match's job (the others are a submission's steps)."""
 
 
 class GameLike(Protocol):
@@ -96,47 +100,6 @@ class StepLike(Protocol):
 
     @property
     def games(self) -> Sequence[GameLike]: ...
-
-
-def job_key(kind: str, subject_id: int) -> str:
-    """The unique key of a submission's job of one kind (or of a match's job)."""
-    return f"{kind}:{subject_id}"
-
-
-def enqueue(conn: Connection, kind: str, submission_id: int) -> int | None:
-    """Add a queued job inside the caller's transaction; ``None`` if one with its key exists."""
-    return _enqueue(conn, kind, submission_id=submission_id, match_id=None)
-
-
-def enqueue_match(conn: Connection, match_id: int) -> int | None:
-    """Queue a match's job inside the caller's transaction (the one creating the match);
-    ``None`` if it has one already."""
-    return _enqueue(conn, MATCH, submission_id=None, match_id=match_id)
-
-
-def _enqueue(
-    conn: Connection, kind: str, *, submission_id: int | None, match_id: int | None
-) -> int | None:
-    subject = match_id if match_id is not None else submission_id
-    assert subject is not None  # enqueue and enqueue_match always give one
-    key = job_key(kind, subject)
-    if conn.execute(sa.select(jobs.c.id).where(jobs.c.key == key)).first() is not None:
-        return None
-    result = conn.execute(
-        sa.insert(jobs).values(
-            kind=kind,
-            submission_id=submission_id,
-            match_id=match_id,
-            state=QUEUED,
-            attempts=0,
-            worker=None,
-            heartbeat_at=None,
-            created_at=now(),
-            error="",
-            key=key,
-        )
-    )
-    return inserted_id(result)
 
 
 def put_blob(conn: Connection, content: bytes) -> str:
@@ -226,8 +189,6 @@ def complete(
         RuntimeError: a result that does not fit its job (nothing is written; the
             worker counts it as a stall).
     """
-    from lightcycle.judge.service import matches as match_use  # (it imports this module)
-
     with begin_write(engine) as conn:
         stamp = now()
         taken = conn.execute(
@@ -238,10 +199,10 @@ def complete(
         if taken.rowcount != 1:  # taken away: nothing was written
             return False
         if job.kind == MATCH:
-            if job.match_id is None or not isinstance(result, match_use.MatchResult):
+            if job.match_id is None or not isinstance(result, MatchResult):
                 raise RuntimeError(f"job {job.id}: a match job needs a match and its result")
-            match_use.record_match(conn, job.match_id, result, contest)
-        elif job.submission_id is None or isinstance(result, match_use.MatchResult):
+            record_match(conn, job.match_id, result, contest)
+        elif job.submission_id is None or isinstance(result, MatchResult):
             raise RuntimeError(f"job {job.id}: a {job.kind} job needs a submission and a step")
         else:
             _record_step(conn, job, job.submission_id, result, stamp)
@@ -399,8 +360,6 @@ def _stalled(
         .values(state=INTERNAL_ERROR, worker=None, finished_at=stamp, error=error)
     )
     if row.kind == MATCH:
-        from lightcycle.judge.service.matches import fail_match
-
         reason = (
             f"the judge failed to play this match {row.attempts} times (last: {error}); "
             "it counts for nobody, and the admin has been told"

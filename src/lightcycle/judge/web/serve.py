@@ -270,7 +270,7 @@ def serve(
         lightcycle.judge.service.contest.ContestError: a bad contest file (one line).
         ServeError, lightcycle.storage.StorageError: the judge cannot start (one line).
     """
-    from lightcycle.judge.service.contest import load_contest
+    from lightcycle.judge.service.contest_file import load_contest
 
     contest = load_contest(contest_path, database=db)
     judge = Judge(
