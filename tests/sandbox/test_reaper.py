@@ -75,8 +75,12 @@ def referee(isolate: str, death_signal: bool) -> Iterator[tuple[subprocess.Popen
     try:
         assert ref.stdout is not None
         info = json.loads(ref.stdout.readline())
-        # the bot and its child are up (two processes carry the mark; more in a pidns)
-        assert wait_for(lambda: len(reaper.bots_of(ref.pid)) >= 2), "the bot did not start"
+        # the bot and its child are up: both run the bot's own code. Counting marked
+        # processes is not enough: `unshare --fork` carries the mark, and so does its
+        # child from the fork on, before it has set its parent-death signal and exec'd;
+        # a referee killed in that window leaves a bot the death signal cannot end (the
+        # reaper's job, not this test's).
+        assert wait_for(lambda: len(_running_the_bot(ref.pid)) >= 2), "the bot did not start"
         yield ref, int(info["pid"])
     finally:
         ref.kill()
@@ -106,7 +110,8 @@ def killed_with_its_death_signal(isolate: str) -> None:  # in the lab
         ref.wait()
         assert wait_for(lambda: _dead(main)), "the bot's first process outlived its referee"
         if isolate == "auto":  # the namespace's init died with it, and every process with it
-            assert wait_for(lambda: reaper.bots_of(ref.pid) == []), reaper.bots_of(ref.pid)
+            gone = wait_for(lambda: reaper.bots_of(ref.pid) == [])
+            assert gone, _describe(reaper.bots_of(ref.pid))
         else:  # the bot's own child has no parent-death signal: a stray for the reaper
             assert reaper.bots_of(ref.pid) != [], "the bot's child did not outlive the referee"
         reaper.reap_strays()
@@ -130,6 +135,37 @@ def killed_without_its_death_signal(isolate: str) -> None:  # in the lab
         killed = reaper.reap_strays()
         assert set(survivors) <= set(killed), (survivors, killed)
         assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
+
+
+def _running_the_bot(referee: int) -> list[int]:
+    """The processes of ``referee``'s bot that run the bot's code (exec'd, not starting)."""
+    found = []
+    for pid in reaper.bots_of(referee):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if BOT.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def _describe(pids: list[int]) -> str:
+    """What the processes ``pids`` are, for a failure message."""
+    lines = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode()[:60]
+            with open(f"/proc/{pid}/status") as f:
+                status = f.read()
+        except OSError:
+            lines.append(f"{pid}: gone")
+            continue
+        fields = {k: v.strip() for k, _, v in (ln.partition(":") for ln in status.splitlines())}
+        keep = ("State", "PPid", "NSpid", "SigPnd", "ShdPnd", "SigBlk", "SigIgn")
+        lines.append(f"{pid}: {cmd!r} " + " ".join(f"{k}={fields.get(k)}" for k in keep))
+    return "\n".join(lines)
 
 
 def _dead(pid: int) -> bool:
