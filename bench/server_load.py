@@ -3,6 +3,7 @@
 Usage:
     python bench/server_load.py                     # steps of 10, 50, 100, 250 duels
     python bench/server_load.py --steps 5,20 --window 8
+    python bench/server_load.py --memory 50,100,200,400   # RSS after that many games
 
 A real ``lightcycle serve`` runs in a subprocess on 127.0.0.1 with one queue of walled
 duels (``arena-15``, 1 s a move, no fill bots). This process is the load: an asyncio
@@ -27,6 +28,13 @@ generator's own CPU use (this process: it shares the machine's cores with the se
 a reader can tell who ran out first), the server's resident memory per game above the
 idle server, and how many games ended with a verdict other than ok. The step where turns
 a second falls below 10 or verdicts appear is what breaks first.
+
+``--memory N1,N2,...`` asks whether the server's memory levels off instead: clients that
+answer at once play game after game, ``--paired`` of them against each other (arena-15)
+and ``--filled`` against the fill bot of a second queue (``--fill-bot``, on a pool of four
+walled maps, 0.3 s a move), and the server's resident memory and threads are printed once
+N1, N2, ... games are recorded. ``LIGHTCYCLE_NATIVE=0`` in the environment gives the server the pure
+search, as an install without the ``fast`` extra has it.
 """
 
 from __future__ import annotations
@@ -132,7 +140,8 @@ class Load:
 
     async def _game(self, name: str) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
-        hello = {"type": "hello", "name": name, "queue": "bench"}
+        queue = "filled" if name.startswith("filled") else "bench"
+        hello = {"type": "hello", "name": name, "queue": queue}
         writer.write((json.dumps(hello) + "\n").encode())
         try:
             welcome = json.loads(await reader.readline())
@@ -152,7 +161,8 @@ class Load:
                         self.waits.append(got - sent)
                         self.turns += 1
                     game.see(msg["cycles"])
-                    await asyncio.sleep(self.think)
+                    if self.think:
+                        await asyncio.sleep(self.think)
                     writer.write(game.answer())
                     sent = time.perf_counter()
                 elif kind == "end":
@@ -173,7 +183,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def write_config(folder: Path, clients: int) -> tuple[Path, int]:
+def write_config(folder: Path, clients: int, fill_bot: str = "builtin:medium") -> tuple[Path, int]:
     scheme, jsonl, web = free_port(), free_port(), free_port()
     text = f"""
 [server]
@@ -197,6 +207,13 @@ move_time = 1.0
 first_move_time = 1.0
 fill_after = "never"
 rated = false
+
+[queues.filled]
+ruleset = "classic@1"
+maps = ["arena-15", "pillars", "ring", "random-7"]
+move_time = 0.3
+fill_after = 0
+fill_bot = "{fill_bot}"
 """
     path = folder / "server.toml"
     path.write_text(text)
@@ -215,6 +232,57 @@ def proc_rss(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def proc_threads(pid: int) -> int:
+    """Threads of a process now."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
+
+
+def recorded(db: Path) -> int:
+    """Games the server has recorded as over (finished or aborted)."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(db, timeout=5)) as con:
+            row = con.execute("SELECT COUNT(*) FROM server_games WHERE status != 'running'")
+            return int(row.fetchone()[0])
+    except sqlite3.Error:  # not made yet
+        return 0
+
+
+async def memory(port: int, server: int, db: Path, args: argparse.Namespace) -> None:
+    """``--memory``: the server's RSS once each number of games is recorded."""
+    marks = [int(n) for n in args.memory.split(",")]
+    load = Load(port, 0.0)
+    names = [f"paired{i}" for i in range(args.paired)]
+    names += [f"filled{i}" for i in range(args.filled)]
+    tasks = [asyncio.create_task(load.client(name)) for name in names]
+    idle = proc_rss(server)
+    print(
+        f"server idle {idle:.1f} MiB; {args.paired} paired clients, {args.filled} against "
+        f"{args.fill_bot}"
+    )
+    print("  games  RSS MiB  above idle  threads  seconds")
+    t0 = time.monotonic()
+    try:
+        for mark in marks:
+            while (games := recorded(db)) < mark:
+                await asyncio.sleep(0.2)
+            rss = proc_rss(server)
+            print(
+                f"{games:7d}  {rss:7.1f}  {rss - idle:10.1f}  {proc_threads(server):7d}"
+                f"  {time.monotonic() - t0:7.0f}",
+                flush=True,
+            )
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(f"client errors: {load.errors or '-'}; load after {os.getloadavg()[0]:.2f}")
 
 
 def verdicts(db: Path) -> dict[str, int]:
@@ -293,9 +361,10 @@ async def main_async(args: argparse.Namespace) -> None:
     steps = [int(s) for s in args.steps.split(",")]
     folder = Path(tempfile.mkdtemp(prefix="lightcycle-server-load-"))
     try:
-        base = pipe_baseline(args.think, args.pipe_games, folder)
-        base_med = statistics.median(base)
-        config, port = write_config(folder, 2 * max(steps))
+        if not args.memory:
+            base = pipe_baseline(args.think, args.pipe_games, folder)
+            base_med = statistics.median(base)
+        config, port = write_config(folder, 2 * max(steps), args.fill_bot)
         server = subprocess.Popen(
             [sys.executable, "-m", "lightcycle", "serve", str(config)],
             stdout=subprocess.PIPE,
@@ -310,6 +379,10 @@ async def main_async(args: argparse.Namespace) -> None:
                 if "jsonl" in line or not line:
                     break
             await asyncio.sleep(0.5)
+            if args.memory:
+                print(f"cores {os.cpu_count()}, load before {os.getloadavg()[0]:.2f}")
+                await memory(port, server.pid, folder / "server.db", args)
+                return
             idle = proc_rss(server.pid)
             load = os.getloadavg()[0]
             print(f"cores {os.cpu_count()}, load before {load:.2f}; server idle {idle:.0f} MiB")
@@ -359,6 +432,10 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=15.0, help="seconds measured a step")
     parser.add_argument("--think", type=float, default=0.1, help="a client's seconds a turn")
     parser.add_argument("--pipe-games", type=int, default=3, help="games of the pipe baseline")
+    parser.add_argument("--memory", help="RSS after these numbers of games, e.g. 50,100,200")
+    parser.add_argument("--paired", type=int, default=2, help="--memory: clients in pairs")
+    parser.add_argument("--filled", type=int, default=2, help="--memory: clients vs bots")
+    parser.add_argument("--fill-bot", default="builtin:medium", help="--memory's fill bot")
     parser.add_argument("--pacer", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.pacer:

@@ -1,8 +1,8 @@
 """`serve` and `lightcycle serve`: everything in one loop, stopped cleanly.
 
 In process: a game in flight when the server stops is recorded ``aborted`` and its
-client told. As a real process: the command prints where it listens, plays, and exits
-at SIGTERM.
+Scheme client told in a result it can read (a draw, and why as a comment). As a real
+process: the command prints where it listens, plays, and exits at SIGTERM.
 """
 
 from __future__ import annotations
@@ -54,15 +54,19 @@ def test_stop_records_the_game_in_flight_as_aborted(tmp_path: Path) -> None:
         w.write(b"stayer\n")
         seen = [await readline(r) for _ in range(4)]  # size, walls, the two positions
         stop.set()  # mid-turn: the client is thinking (2 s moves)
-        seen.append(await readline(r))
-        seen.append(await readline(r))
+        seen.extend([await readline(r) for _ in range(3)])
+        w.close()  # a course client closes after its result: the server's wait ends
         await asyncio.wait_for(task, 10)
-        w.close()
         return seen
 
     seen = asyncio.run(asyncio.wait_for(main(), 30))
     assert seen[0] == b"(10 . 10)\n"
-    assert seen[4].startswith(b'(error "the server stopped') and seen[5] == b""
+    # a result the course's client can read, the reason as a Scheme comment, the end
+    assert seen[4:] == [
+        b"draw\n",
+        b"; the game was aborted: the server stopped; this game is aborted\n",
+        b"",
+    ]
     with ServerStore(f"sqlite:///{db}") as store:
         games = store.recent_games()
     assert [g.status for g in games] == ["aborted"]

@@ -402,12 +402,14 @@ class _Game:
         return "draw" if outcome.ranks[run.index] == 1 else "loss"
 
     async def abort(self, why: str) -> None:
-        """Close every remote seat with ``why`` (the server is stopping)."""
-        for run in self.runs:
-            seat = run.seat
-            if isinstance(seat, RemoteSeat):
-                seat.kick(why)
-                seat.finished = True
+        """Tell every remote seat the game is cut short, with ``why``, and close it.
+
+        A Scheme-port client in the middle of its game gets a result it can read (a
+        draw and the reason), others the one-line refusal (`RemoteSeat.abort`); all at
+        once, so one client's wait is never another's.
+        """
+        seats = [run.seat for run in self.runs if isinstance(run.seat, RemoteSeat)]
+        await asyncio.gather(*(seat.abort(why) for seat in seats))
 
     async def run(self) -> GameResult:
         for run in self.runs:
@@ -422,6 +424,9 @@ class _Game:
             await self.finish()
         except asyncio.CancelledError:
             await asyncio.shield(self.abort("the server stopped; this game is aborted"))
+            raise
+        except Exception as exc:  # a server bug: the lobby records it aborted and logs it
+            await self.abort(f"server error ({type(exc).__name__}); this game is aborted")
             raise
         self.replay.finish(self.state)
         outcome = self.state.outcome
@@ -463,8 +468,10 @@ async def run_game(
     end and closed when the game is over. ``on_frame(state)`` is called at the start and
     after every turn; an exception from it is logged and ignored.
 
-    Cancelling the task stops the game: every remote seat is told the game is aborted and
-    closed, and the cancellation goes on (the lobby records the game as aborted).
+    Cancelling the task stops the game: every remote seat is told the game is aborted (a
+    Scheme-port client in its game as a draw it can read, `RemoteSeat.abort`) and
+    closed, and the cancellation goes on (the lobby records the game as aborted); an
+    exception from the game itself tells the seats the same way and goes on too.
 
     Raises:
         UnsupportedGame: a remote seat's protocol cannot carry this game.

@@ -107,6 +107,30 @@ async def close_writer(writer: asyncio.StreamWriter, timeout: float = 1.0) -> No
         writer.transport.abort()
 
 
+async def linger_close(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, linger: float
+) -> None:
+    """Close after the last words without a reset: half-close, wait, then close.
+
+    A socket that is closed while its client is still writing answers the client's
+    bytes with a reset, and the client may then never read what it was sent last: a
+    course client thinking about its move when its game is aborted writes the move,
+    and Guile dies of ``SIGPIPE`` on the reset before it reads the result. So the
+    server only ends its own direction (``write_eof``: the client reads the last words,
+    then the end), reads and throws away what the client still sends until the client
+    closes or ``linger`` seconds pass, and closes then. The caller must be the only
+    reader of ``reader`` (a seat's pump is stopped first).
+    """
+    with contextlib.suppress(OSError, RuntimeError):
+        if not writer.is_closing() and writer.can_write_eof():
+            writer.write_eof()
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(linger):
+            while await reader.read(4096):
+                pass
+    await close_writer(writer)
+
+
 class TokenBucket:
     """A rate limit: ``rate`` lines a second sustained, bursts of ``burst``.
 

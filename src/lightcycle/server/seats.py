@@ -35,6 +35,7 @@ from lightcycle.server.limits import (
     LineTooLong,
     TokenBucket,
     close_writer,
+    linger_close,
     send_nowait,
     tcp_rtt_ms,
 )
@@ -43,6 +44,7 @@ from lightcycle.server.wire import (
     data_message,
     error_line,
     parse_data,
+    scheme_aborted_lines,
     scheme_error_line,
 )
 
@@ -53,6 +55,12 @@ _now = time.monotonic
 RTT_EVERY = 8
 """The TCP round trip is read at every ``RTT_EVERY``-th request (the first included): a
 ``getsockopt`` per request costs the loop more than a median needs."""
+
+ABORT_LINGER = (0.5, 5.0)
+"""Least and most seconds an aborted game's Scheme connection stays half-open after its
+``draw`` (`RemoteSeat.abort`): until the deadline of the move last asked for, so a client
+still thinking can write its move and then read the result, within these bounds (a
+client that closes ends the wait at once; the most bounds a server's shutdown)."""
 
 
 class Seat(Protocol):
@@ -126,6 +134,7 @@ class RemoteSeat:
         self._request: tuple[int, bytes] | None = None
         self._start: tuple[int, bytes] | None = None
         self._sent_at = 0.0
+        self._deadline = 0.0  # the last reply's deadline (`abort` lingers until it)
         self._expecting = False
         self._asked = 0
         self._dropped_at: float | None = _now()
@@ -193,8 +202,12 @@ class RemoteSeat:
     def _error(self, message: str) -> bytes:
         return scheme_error_line(message) if self.scheme else error_line(message)
 
-    def _release(self, conn: _Connection, why: str) -> None:
-        """Close ``conn``; if it was the seat's connection the seat is now dropped."""
+    def _release(self, conn: _Connection, why: str, *, close: bool = True) -> None:
+        """Close ``conn``; if it was the seat's connection the seat is now dropped.
+
+        ``close=False`` detaches it and stops its pump but leaves the socket open and its
+        ``done`` unset: the caller closes it (`abort` lingers first).
+        """
         if self._conn is conn:
             self._conn = None
             self._dropped_at = _now()
@@ -204,6 +217,8 @@ class RemoteSeat:
             self._changed.set()
         if conn.pump is not None and conn.pump is not asyncio.current_task():
             conn.pump.cancel()
+        if not close:
+            return
         conn.writer.close()
         if not conn.done.done():
             conn.done.set_result(None)
@@ -342,7 +357,8 @@ class RemoteSeat:
                 except TimeoutError:
                     raise SeatGone(f"{self.drop_detail}; not back within {grace:g} s") from None
                 continue
-            left = self._sent_at + allowance - _now()
+            self._deadline = self._sent_at + allowance
+            left = self._deadline - _now()
             if left <= 0:
                 raise SeatTimeout(f"no complete reply within {allowance:.3f} s")
             # the deadline wakes the wait like new bytes do, and the loop above judges:
@@ -364,6 +380,46 @@ class RemoteSeat:
             send_nowait(conn.writer, message)
         self._release(conn, "the game is over")
         await close_writer(conn.writer)
+
+    @property
+    def started(self) -> bool:
+        """Whether the game's opening bytes were sent (or wait to be sent again on attach).
+
+        From then on a Scheme course client reads positions or a result, never a refusal.
+        """
+        return self._start is not None
+
+    async def abort(self, why: str) -> None:
+        """The game is cut short (the server stops, the game fails): tell the client, close.
+
+        A Scheme-port client whose board was sent is in the middle of the course's
+        exchange, which can only end in a result: it gets ``draw`` and ``why`` as a
+        comment (`wire.scheme_aborted_lines`), and its connection stays half-open until
+        the deadline of the move last asked for (`ABORT_LINGER`), so a client still
+        thinking writes its move without meeting a reset and then reads the result
+        (`limits.linger_close`). Any other client gets the one-line refusal and the close,
+        as a kick.
+        """
+        self.finished = True
+        self._request = None
+        conn = self._conn
+        if conn is None:
+            return
+        if not (self.scheme and self.started):
+            self.kick(why)
+            return
+        send_nowait(conn.writer, scheme_aborted_lines(why))
+        low, high = ABORT_LINGER
+        linger = min(high, max(low, self._deadline - _now()))
+        self._release(conn, "the game was aborted", close=False)
+        pump = conn.pump
+        if pump is not None and pump is not asyncio.current_task():
+            await asyncio.wait([pump])  # cancelled by `_release`: the reader is ours now
+        try:
+            await linger_close(conn.reader, conn.writer, linger)
+        finally:
+            if not conn.done.done():
+                conn.done.set_result(None)
 
     def median_rtt_ms(self) -> float | None:
         """Median TCP round-trip time seen at the requests (``None``: never measured)."""

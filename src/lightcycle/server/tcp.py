@@ -6,7 +6,9 @@ and total caps, reads the hello within the join timeout (one line of at most
 ``resume`` token, or an account that logs in again while its game runs) or makes a new
 `RemoteSeat` and waits in the lobby's queue until its game is over. Every refusal is one
 line (``(error "...")`` on the Scheme port, ``{"type":"error",...}`` on the jsonl port)
-and a close; any exception in a handler is logged and closes that connection only.
+and a close, except that a Scheme client whose game has begun is never refused: a game
+cut short ends for it in a ``draw`` with the reason as a comment (`RemoteSeat.abort`).
+Any exception in a handler is logged and closes that connection only.
 
 See docs/server.md, 'The wire', for every message.
 """
@@ -198,6 +200,14 @@ class Ports:
             self._by_token[seat.token] = seat
             try:
                 await self._play(login, seat, hello)
+            except _Refusal as exc:
+                if not (scheme and seat.started):
+                    raise
+                # the game was cut short after its board was sent: a course client
+                # expects a result there, not a refusal (`RemoteSeat.abort`, which the
+                # game has usually done already; then this sends nothing)
+                if not seat.finished:
+                    await seat.abort(str(exc).removeprefix("the game was aborted: "))
             finally:
                 self._by_token.pop(seat.token, None)
                 # the name is free once the game is over, before the close's round trip:

@@ -180,6 +180,27 @@ def scheme_error_line(message: str) -> bytes:
     return f'(error "{escaped}")\n'.encode()
 
 
+def scheme_aborted_lines(reason: str) -> bytes:
+    """What a Scheme-port client in a game hears when the game is cut short.
+
+    ``draw``, then the reason as a Scheme comment: ``; the game was aborted: REASON``.
+    Once its board has come, the course's client reads each next datum as a position
+    or as ``win``, ``loss`` or ``draw`` (the course's protocol has no other ending), so
+    an ``(error "...")`` there is read as a position and its brain fails on it, and
+    ``tron.scm``'s ``play-remote-tron`` raises an error as for a refused login. ``draw``
+    is the one result that claims nothing: nobody won and nobody lost, and the server
+    records the game as aborted, unrated. The reason comes after the result, so a
+    client reading one datum or one line takes ``draw`` first, and Scheme's ``read``
+    skips a comment anyway; a person reading the transcript sees why.
+    """
+    return b"draw\n; the game was aborted: " + _one_line(reason).encode() + b"\n"
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters as spaces: a comment must stay on its line."""
+    return "".join(" " if ord(c) < 32 or ord(c) == 127 else c for c in text)
+
+
 def data_message(turn: int, data: bytes) -> bytes:
     """A framed server message carrying protocol bytes (text) for turn ``turn``."""
     return _line({"type": "data", "turn": turn, "data": data.decode("utf-8", "replace")})
