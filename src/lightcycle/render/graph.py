@@ -27,7 +27,7 @@ from rich.text import Text
 from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import GameState
 from lightcycle.core.topology import GraphTopology
-from lightcycle.render.text import (
+from lightcycle.render.glyphs import (
     ASCII,
     TEAM_STYLES,
     TRAIL_STYLES,

@@ -18,6 +18,10 @@ Colour (team colours for heads and trails, grey walls) is added on top and never
 a board copied as plain text, printed with ``--ascii`` or read by someone who cannot
 tell cyan from green says the same. The same letters name the cycles in every table
 (`cycle_label`), including the deaths table and a collision's detail (`death_detail`).
+
+The symbols, styles and labels are `lightcycle.render.glyphs`, which the graph drawing
+(`lightcycle.render.graph`, where `board_text` hands graph boards) shares; they are
+re-exported here.
 """
 
 from __future__ import annotations
@@ -33,36 +37,36 @@ from lightcycle.core.bitset import iter_cells
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import GridTopology
 from lightcycle.render.fit import Fit, full
-
-TEAM_STYLES = (
-    "bold cyan",
-    "bold magenta",
-    "bold yellow",
-    "bold green",
-    "bold red",
-    "bold blue",
-    "bold white",
-    "bold bright_black",
+from lightcycle.render.glyphs import (
+    ASCII,
+    TEAM_STYLES,
+    TRAIL_STYLES,
+    UNICODE,
+    YOU,
+    cycle_label,
+    trail_mark,
 )
-TRAIL_STYLES = ("cyan", "magenta", "yellow", "green", "red", "blue", "white", "bright_black")
-UNICODE = {"floor": "·", "wall": "█", "dead": "✖"}
-ASCII = {"floor": ".", "wall": "#", "dead": "*"}
-YOU = "@"
-"""The head of the cycle a person steers."""
+from lightcycle.render.graph import flat_text
+
+__all__ = [
+    "ASCII",
+    "TEAM_STYLES",
+    "TRAIL_STYLES",
+    "UNICODE",
+    "YOU",
+    "board_string",
+    "board_text",
+    "cycle_label",
+    "death_detail",
+    "graph_summary",
+    "status_line",
+    "team_labels",
+    "trail_mark",
+]
+
 _DEAD_STYLE = "bold red"
 _WALL_STYLE = "bright_black"
 _FLOOR_STYLE = "bright_black"
-
-
-def cycle_label(c: Cycle) -> str:
-    """The name a cycle goes by on the board and in every table: its own name (team
-    rulesets name their cycles ``A`` to ``T``), else ``A``, ``B`` ... by cycle index."""
-    return c.name or chr(ord("A") + c.index % 26)
-
-
-def trail_mark(c: Cycle) -> str:
-    """The character of ``c``'s trail: its label's first letter in lower case."""
-    return cycle_label(c)[:1].lower()
 
 
 def team_labels(state: GameState, team: int) -> str:
@@ -136,8 +140,6 @@ def board_text(
     """
     topo = state.board.topology
     if not isinstance(topo, GridTopology):
-        from lightcycle.render.graph import flat_text
-
         return flat_text(state, unicode=unicode, color=color)
     if fit is None:
         fit = full(topo.width, topo.height, compact)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lightcycle.core.moves import Outcome, competition_ranks
 from lightcycle.rules.ruleset import Settings
-from lightcycle.rules.stages import QuietBefore, stage
+from lightcycle.rules.stages.registry import QuietBefore, stage
 from lightcycle.rules.turn import Turn
 
 

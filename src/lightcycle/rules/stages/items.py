@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lightcycle.core.moves import DeathCause, Move
 from lightcycle.rules.ruleset import ITEM_KINDS, Tron3DSettings
-from lightcycle.rules.stages import stage
+from lightcycle.rules.stages.registry import stage
 from lightcycle.rules.turn import NO_MOVE, Turn
 
 

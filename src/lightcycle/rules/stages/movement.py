@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lightcycle.core.moves import DeathCause, Forfeit
 from lightcycle.core.topology import OFF, GridTopology
-from lightcycle.rules.stages import stage
+from lightcycle.rules.stages.registry import stage
 from lightcycle.rules.turn import Turn
 
 

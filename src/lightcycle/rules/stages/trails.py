@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lightcycle.rules.stages import stage
+from lightcycle.rules.stages.registry import stage
 from lightcycle.rules.turn import NO_MOVE, Turn
 
 
