@@ -50,7 +50,11 @@ def test_the_compiled_loop_makes_the_same_search_on_hard_rooms(
         assert fast == solve_fill(k, head, region, node_limit=budget, compiled=False)
         assert fast.nodes == budget + 1  # stopped by the budget, not finished
     assert runs[0] > 50
-    assert searcher.known_cells.shape[0] > 1024  # type: ignore[attr-defined]
+    # One thread's solves all borrow the one solver made with the tables, and its
+    # learned bounds outgrew their first table.
+    assert searcher.spares.spare() == 1  # type: ignore[attr-defined]
+    with searcher.lend() as solver:
+        assert solver.known_cells.shape[0] > 1024  # type: ignore[attr-defined]
 
 
 def test_the_compiled_loop_grows_its_stack_on_an_open_room() -> None:

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit, types
 
 from lightcycle.bots.search._native_kernels import _cells, _table, _unpack
+from lightcycle.bots.search.spares import Spares
 
 _TABLE = types.int32[:, ::1]
 _BYTES = types.Bytes(types.uint8, 1, "C")
@@ -329,9 +330,25 @@ def _steps(
     return k
 
 
+class FillBuffers:
+    """One caller's scratch for `Fill`'s kernels: what they write as they go."""
+
+    def __init__(self, size: int, width: int, nbytes: int) -> None:
+        self.work = np.zeros(3 * size + 1, np.int32)
+        self.path = np.zeros(size + 1, np.int32)
+        self.cells = np.zeros(width, np.int32)
+        self.bounds = np.zeros(width, np.int32)
+        self.sides = np.zeros(2 * width, np.int32)
+        self.subs = np.zeros(width * nbytes, np.uint8)
+
+
 class Fill:
     """The compiled greedy fill and moves on one board (made once a board: the tables;
-    a call passes only the position)."""
+    a call passes only the position).
+
+    One is shared by every thread that searches the board (`native.fill_for` caches it),
+    so it holds only what no kernel writes; each call takes its scratch arrays from
+    `spares` for its own duration (`lightcycle.bots.search.spares`)."""
 
     def __init__(
         self,
@@ -347,60 +364,66 @@ class Fill:
         self.moves = _table(moves) if moves is not None else self.table
         self.nbytes = (size + 7) // 8
         self.size = size
-        self.work = np.zeros(3 * size + 1, np.int32)
-        self.path = np.zeros(size + 1, np.int32)
-        width = self.table.shape[1]
-        self.cells = np.zeros(width, np.int32)
-        self.bounds = np.zeros(width, np.int32)
-        self.sides = np.zeros(2 * width, np.int32)
-        self.subs = np.zeros(width * self.nbytes, np.uint8)
+        self.spares: Spares[FillBuffers] = Spares(self.buffers)
+
+    def buffers(self) -> FillBuffers:
+        """New scratch arrays for this board's kernels."""
+        return FillBuffers(self.size, self.table.shape[1], self.nbytes)
 
     def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
         """`endgame.greedy_fill`; with ``out_of_time``, polled every 32 moves."""
         chunk = self.size if out_of_time is None else 32
         path: list[int] = []
         cur = head
-        while True:
-            n = _greedy(
-                self.table,
-                self.colours,
-                self.coloured,
-                cur,
-                free.to_bytes(self.nbytes, "little"),
-                chunk,
-                self.path,
-                self.work,
-            )
-            got = self.path[:n].tolist()
-            path += got
-            if n < chunk or (out_of_time is not None and out_of_time()):
-                return path
-            for c in got:
-                free &= ~(1 << c)
-            cur = path[-1]
+        buf = self.spares.take()
+        try:
+            while True:
+                n = _greedy(
+                    self.table,
+                    self.colours,
+                    self.coloured,
+                    cur,
+                    free.to_bytes(self.nbytes, "little"),
+                    chunk,
+                    buf.path,
+                    buf.work,
+                )
+                got = buf.path[:n].tolist()
+                path += got
+                if n < chunk or (out_of_time is not None and out_of_time()):
+                    return path
+                for c in got:
+                    free &= ~(1 << c)
+                cur = path[-1]
+        finally:
+            self.spares.give(buf)
 
     def steps(self, cur: int, reach: int) -> list[tuple[int, int, int, int, int]]:
         """`endgame._steps` of ``cur`` into ``reach``, each with 1 plus
         `chambers.dead_end_bound` of the move and its exits and walls:
         ``(move, region, bound, exits, walls)``."""
-        k = _steps(
-            self.table,
-            self.moves,
-            self.colours,
-            self.kind,
-            cur,
-            reach.to_bytes(self.nbytes, "little"),
-            self.cells,
-            self.bounds,
-            self.sides,
-            self.subs,
-            self.work,
-        )
-        nb = self.nbytes
-        raw = self.subs[: k * nb].tobytes()
-        cells = self.cells.tolist()
-        bounds = self.bounds.tolist()
-        sides = self.sides.tolist()
+        buf = self.spares.take()
+        try:
+            k = _steps(
+                self.table,
+                self.moves,
+                self.colours,
+                self.kind,
+                cur,
+                reach.to_bytes(self.nbytes, "little"),
+                buf.cells,
+                buf.bounds,
+                buf.sides,
+                buf.subs,
+                buf.work,
+            )
+            nb = self.nbytes
+            raw = buf.subs[: k * nb].tobytes()
+            cells = buf.cells.tolist()
+            bounds = buf.bounds.tolist()
+            sides = buf.sides.tolist()
+        finally:
+            self.spares.give(buf)
         return [
             (
                 cells[i],

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit, types
 
 from lightcycle.bots.search._native_kernels import _table, _unpack
+from lightcycle.bots.search.spares import Spares
 
 _I64 = types.int64
 _TABLE = types.int32[:, ::1]
@@ -240,19 +241,17 @@ def _lengthen(
     return n
 
 
-class Lengthen:
-    """`lengthen.lengthen` compiled, on one board (the tables and buffers made once)."""
+class LengthenBuffers:
+    """One caller's scratch for `_lengthen`: the best path and the rotations' rows, which
+    it writes as it goes."""
 
-    def __init__(self, neighbours: Sequence[Sequence[int]]) -> None:
-        size = len(neighbours)
-        self.table = _table(neighbours)
-        self.nbytes = (size + 7) // 8
+    def __init__(self, size: int) -> None:
         self.size = size
         self.best = np.zeros(size + 2, np.int32)
         self.at = np.full(size, -1, np.int32)
-        self._buffers(0)
+        self._rows(0)
 
-    def _buffers(self, rotations: int) -> None:
+    def _rows(self, rotations: int) -> None:
         rows = rotations + 1
         self.rotations = rotations
         self.frontier = np.zeros((rows, self.size + 2), np.int32)
@@ -262,32 +261,55 @@ class Lengthen:
         self.seen = np.zeros(4 * rows, np.int32)
 
     def reserve(self, rotations: int) -> None:
-        """Buffers for ``rotations`` rotations."""
+        """Rows for ``rotations`` rotations."""
         if rotations > self.rotations:
-            self._buffers(rotations)
+            self._rows(rotations)
+
+
+class Lengthen:
+    """`lengthen.lengthen` compiled, on one board (the table made once).
+
+    One is shared by every thread that searches the board (`native.lengthen_for` caches
+    it), so it holds only the table; each call takes its scratch from `spares`
+    (`lightcycle.bots.search.spares`)."""
+
+    def __init__(self, neighbours: Sequence[Sequence[int]]) -> None:
+        size = len(neighbours)
+        self.table = _table(neighbours)
+        self.nbytes = (size + 7) // 8
+        self.size = size
+        self.spares: Spares[LengthenBuffers] = Spares(self.buffers)
+
+    def buffers(self) -> LengthenBuffers:
+        """New scratch for this board's `_lengthen`."""
+        return LengthenBuffers(self.size)
 
     def lengthen(self, head: int, region: int, path: list[int], rotations: int) -> list[int]:
         """`lengthen.lengthen` with at most ``rotations`` rotations (without a clock: a
         call costs microseconds)."""
-        self.reserve(rotations)
         free = _unpack(region.to_bytes(self.nbytes, "little"), self.size)
         n = len(path)
-        if n:
-            cells = np.array(path, np.int32)
-            free[cells] = 0
-            self.best[:n] = cells
-        n = _lengthen(
-            self.table,
-            head,
-            free,
-            self.best,
-            n,
-            rotations,
-            self.frontier,
-            self.grown_from,
-            self.lengths,
-            self.next_lengths,
-            self.at,
-            self.seen,
-        )
-        return self.best[:n].tolist()  # type: ignore[no-any-return]
+        buf = self.spares.take()
+        try:
+            buf.reserve(rotations)
+            if n:
+                cells = np.array(path, np.int32)
+                free[cells] = 0
+                buf.best[:n] = cells
+            n = _lengthen(
+                self.table,
+                head,
+                free,
+                buf.best,
+                n,
+                rotations,
+                buf.frontier,
+                buf.grown_from,
+                buf.lengths,
+                buf.next_lengths,
+                buf.at,
+                buf.seen,
+            )
+            return buf.best[:n].tolist()  # type: ignore[no-any-return]
+        finally:
+            self.spares.give(buf)

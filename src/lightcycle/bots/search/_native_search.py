@@ -20,6 +20,7 @@ ImportError where numba is not installed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,7 @@ from lightcycle.bots.search._native_events import (
 from lightcycle.bots.search._native_fill import Fill, _dead_end_bound, _greedy, _steps
 from lightcycle.bots.search._native_kernels import _chain, _unpack
 from lightcycle.bots.search._native_lengthen import Lengthen, _lengthen
+from lightcycle.bots.search.spares import Spares
 
 # The solver's state, shared by all its searches (`Solver.state`).
 NODES, BEST, FOUND, LIMIT, ROOT, SPENT, SHARE, TOP = range(8)
@@ -533,9 +535,14 @@ class Search:
         return None
 
 
-class Solver:
-    """The compiled loop's tables on one board, and one solve's state: the nodes, the
-    best path, the learned bounds (`start` resets them)."""
+class Solvers:
+    """The compiled loop's tables on one board, and its solvers (`lend`).
+
+    One is shared by every thread that searches the board (`native.searcher_for` caches
+    it): it holds only what no kernel writes. A solve's state (its nodes, best path,
+    learned bounds) and the arrays the kernels write are a `Solver`'s, lent to one solve
+    at a time (`lightcycle.bots.search.spares`): two games on one map in the server's
+    worker threads shared one solver's arrays, and the process died of it."""
 
     def __init__(
         self,
@@ -555,14 +562,37 @@ class Solver:
             if directions is not None and black is not None
             else np.zeros((1, 9), np.int32)
         )
+        self.lengthen = Lengthen(neighbours)
+        self.spares: Spares[Solver] = Spares(lambda: Solver(self))
+
+    def lend(self) -> AbstractContextManager[Solver]:
+        """A solver for one solve alone, given back when the ``with`` block ends."""
+        return self.spares.lend()
+
+
+class Solver:
+    """One solve's state on a board (`start` resets it) and the arrays the compiled loop
+    writes; the board's tables are its `Solvers`'."""
+
+    def __init__(self, tables: Solvers) -> None:
+        self.tables = tables
+        self.fill = tables.fill
+        self.size = tables.size
+        self.nbytes = tables.nbytes
+        self.width = tables.width
+        self.black = tables.black
+        self.forcing = tables.forcing
+        self.forced = tables.forced
+        self.lengthen_table = tables.lengthen.table
         self.state = np.zeros(_STATE, np.int64)
         self.best = np.zeros(self.size + 1, np.int32)
         self.s_cells = np.zeros(self.width, np.int32)
         self.s_bounds = np.zeros(self.width, np.int32)
         self.s_sides = np.zeros(2 * self.width, np.int32)
         self.s_subs = np.zeros(self.width * self.nbytes, np.uint8)
+        self.work = np.zeros(3 * self.size + 1, np.int32)
         self.inside = np.zeros(max(self.size, self.nbytes), np.uint8)
-        self.lengthen = Lengthen(neighbours)
+        self.lengthen = tables.lengthen.buffers()
         self.probed = np.zeros(self.size + 2, np.int32)
         self.ending = np.zeros(self.size + 2, np.int32)
         self.region = np.zeros(self.nbytes, np.uint8)
@@ -615,9 +645,9 @@ class Solver:
             int(s.frames[s.top - 1, _DEPTH]),
             self.probed,
             self.ending,
-            fill.work,
+            self.work,
             rotations,
-            ln.table,
+            self.lengthen_table,
             self.inside,
             ln.frontier,
             ln.grown_from,
@@ -680,7 +710,7 @@ class Solver:
                 self.s_bounds,
                 self.s_sides,
                 self.s_subs,
-                fill.work,
+                self.work,
                 self.inside,
             )
             s.top = int(st[TOP])

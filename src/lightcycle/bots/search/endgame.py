@@ -467,7 +467,10 @@ def solve_fill(
                         parent[5] = 1 + frame[5]
         return True
 
-    deep = native.searcher_for(kernel) if compiled else None
+    searchers = native.searcher_for(kernel) if compiled else None
+    # The compiled loop's state is this solve's alone, lent below (the board's tables
+    # are shared by every thread searching it: `native.searcher_for`).
+    deep: native.Searcher | None = None
 
     def probe(search: native.Search) -> None:
         """`aside` of a compiled search's path, in one compiled call (the same path)."""
@@ -532,18 +535,19 @@ def solve_fill(
                 for kid in kids:
                     frame = [d, sub, 1, [kid], 0, promise]
                     searches.append(([frame], list(path), min(-neg_bound, 1 - kid[0])))
-        if deep is not None:
+        if searchers is not None:
             looks = 0 if out_of_time is None else 16  # nodes between looks at the clock
-            deep.start(region, node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, PROBE, looks)
-            _interleave(
-                [(deep.search(stack, path), bound) for stack, path, bound in searches],
-                lambda: best_len,
-                run_deep,
-                lambda search: search.split(best_len),
-                lambda search: search.cells(),
-                lambda search: search.first_moves(),
-                aside,
-            )
+            with searchers.lend() as deep:
+                deep.start(region, node_limit, root_bound, FORCED_SLACK, FORCED_DEPTH, PROBE, looks)
+                _interleave(
+                    [(deep.search(stack, path), bound) for stack, path, bound in searches],
+                    lambda: best_len,
+                    run_deep,
+                    lambda search: search.split(best_len),
+                    lambda search: search.cells(),
+                    lambda search: search.first_moves(),
+                    aside,
+                )
         else:
             _interleave(
                 [((stack, path), bound) for stack, path, bound in searches],

@@ -28,6 +28,15 @@ Numba compiles on first import (about half a minute for all the kernels) and cac
 machine code in ``~/.cache/lightcycle/numba-<hash of the kernels' sources>``, so later
 processes load it in about a second. The searching bots ask for it when they are made,
 which is before any game's clock starts.
+
+Threads: the compiled kernels run without the GIL and check no bounds, and one process
+may search one board on several threads at once (`lightcycle serve` runs each game's
+built-in bots on worker threads, the judge runs matches on threads). So what is cached
+per board here (`fill_for`, `searcher_for`, `lengthen_for`, `chain_bound_for`,
+`forced_refutes_for`) holds only tables no kernel writes; the arrays a kernel writes are
+lent to one call, or one solve, at a time (`spares`). A `Duel` (`duel_for`) is not
+cached: it is one search's, as its transposition table is, and one bot's moves come one
+at a time.
 """
 
 from __future__ import annotations
@@ -35,8 +44,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
@@ -70,7 +81,8 @@ class Search(Protocol):
 
 
 class Searcher(Protocol):
-    """`endgame.solve_fill`'s depth-first loop, compiled, on one board (`searcher_for`)."""
+    """`endgame.solve_fill`'s depth-first loop, compiled, on one board: one solve's
+    state, lent by `Searchers.lend`."""
 
     def start(
         self,
@@ -103,6 +115,14 @@ class Searcher(Protocol):
 
     def best_path(self) -> list[int]:
         """The longest path the loop found."""
+
+
+class Searchers(Protocol):
+    """The compiled depth-first loop's tables on one board, shared by every thread
+    (`searcher_for`); a solve borrows a `Searcher` of its own."""
+
+    def lend(self) -> AbstractContextManager[Searcher]:
+        """A `Searcher` for one solve alone, for the ``with`` block."""
 
 
 class Duel(Protocol):
@@ -141,14 +161,16 @@ class Duel(Protocol):
 
 
 class Lengthen(Protocol):
-    """The compiled `lengthen.lengthen` on one board (`lengthen_for`)."""
+    """The compiled `lengthen.lengthen` on one board (`lengthen_for`); safe to call from
+    several threads at once."""
 
     def lengthen(self, head: int, region: int, path: list[int], rotations: int) -> list[int]:
         """`lengthen.lengthen` with at most ``rotations`` rotations, without a clock."""
 
 
 class Fill(Protocol):
-    """The compiled greedy fill and solver moves on one board (`fill_for`)."""
+    """The compiled greedy fill and solver moves on one board (`fill_for`); safe to call
+    from several threads at once."""
 
     def greedy(self, head: int, free: int, out_of_time: Callable[[], bool] | None) -> list[int]:
         """`endgame.greedy_fill`; with ``out_of_time``, polled every few dozen moves."""
@@ -165,31 +187,41 @@ _fill: ModuleType | None = None
 _search: ModuleType | None = None
 _lengthen: ModuleType | None = None
 _duel: ModuleType | None = None
+_loading = threading.Lock()
 
 
 def _load() -> ModuleType | None:
-    """The compiled kernels, or ``None`` (the reason in ``_why_not``)."""
+    """The compiled kernels, or ``None`` (the reason in ``_why_not``).
+
+    Loaded once, under a lock: bots made on two threads at once (the server starts a
+    game's bots on worker threads) would otherwise both load, and one could see the
+    evaluation's kernels before the endgame's were set and cache a board's solver as
+    pure (`fill_for` and the others are cached, ``None`` too). ``_kernels`` is set last,
+    so whoever sees it set sees the endgame's too."""
     global _kernels, _why_not
     if _kernels is not None or _why_not is not None:
         return _kernels
-    if os.environ.get("LIGHTCYCLE_NATIVE", "1") == "0":
-        _why_not = "LIGHTCYCLE_NATIVE=0 is set (unset it to use the compiled code)"
-        return None
-    try:
-        _cache_by_source()
-        from lightcycle.bots.search import _native_kernels
-    except ImportError as exc:  # numba (the fast extra) not installed
-        _why_not = (
-            f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
-            " (from a clone: pip install -e '.[fast]')"
-        )
-        return None
-    except Exception as exc:  # a platform numba cannot compile for: stay pure
-        _why_not = f"numba could not compile the kernels: {exc}"
-        return None
-    _kernels = _native_kernels
-    _load_endgame()
-    return _kernels
+    with _loading:
+        if _kernels is not None or _why_not is not None:
+            return _kernels
+        if os.environ.get("LIGHTCYCLE_NATIVE", "1") == "0":
+            _why_not = "LIGHTCYCLE_NATIVE=0 is set (unset it to use the compiled code)"
+            return None
+        try:
+            _cache_by_source()
+            from lightcycle.bots.search import _native_kernels
+        except ImportError as exc:  # numba (the fast extra) not installed
+            _why_not = (
+                f"numba is not installed ({exc}): pip install 'lightcycle[fast]'"
+                " (from a clone: pip install -e '.[fast]')"
+            )
+            return None
+        except Exception as exc:  # a platform numba cannot compile for: stay pure
+            _why_not = f"numba could not compile the kernels: {exc}"
+            return None
+        _load_endgame()
+        _kernels = _native_kernels
+        return _kernels
 
 
 def _cache_by_source() -> None:
@@ -354,7 +386,8 @@ def forced_refutes_for(kernel: Kernel) -> Refutes | None:
 def fill_for(kernel: Kernel) -> Fill | None:
     """The compiled `endgame.greedy_fill` and the solver's moves with their dead-end
     bounds (`endgame._steps`, `chambers.dead_end_bound`) on ``kernel``: the same values,
-    several times faster; or ``None`` without numba."""
+    several times faster; or ``None`` without numba. Shared by every thread: each call
+    borrows its own scratch."""
     if _load() is None or _fill is None:
         return None
     grid = isinstance(kernel.topology, GridTopology)
@@ -363,23 +396,25 @@ def fill_for(kernel: Kernel) -> Fill | None:
 
 
 @lru_cache(maxsize=16)
-def searcher_for(kernel: Kernel) -> Searcher | None:
+def searcher_for(kernel: Kernel) -> Searchers | None:
     """The compiled depth-first loop of `endgame.solve_fill` on ``kernel`` (the same
-    nodes in the same order, several times faster), or ``None`` without numba."""
+    nodes in the same order, several times faster), or ``None`` without numba. Its
+    tables, shared by every thread; a solve borrows its searcher (`Searchers.lend`)."""
     fill = fill_for(kernel)
     if fill is None or _search is None:
         return None
     grid = isinstance(kernel.topology, GridTopology)
-    searcher: Searcher = _search.Solver(
+    searchers: Searchers = _search.Solvers(
         fill, kernel.neighbours, _edge_moves(kernel) if grid else None, kernel.black
     )
-    return searcher
+    return searchers
 
 
 @lru_cache(maxsize=16)
 def lengthen_for(kernel: Kernel) -> Lengthen | None:
     """The compiled `lengthen.lengthen` on ``kernel`` (the same path, many times
-    faster), or ``None`` without numba."""
+    faster), or ``None`` without numba. Shared by every thread: each call borrows its
+    own scratch."""
     if _load() is None or _lengthen is None:
         return None
     fast: Lengthen = _lengthen.Lengthen(kernel.neighbours)
