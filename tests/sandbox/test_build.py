@@ -27,6 +27,7 @@ from lightcycle.sandbox import cgroups, reaper
 from lightcycle.sandbox.build import BuildLimits, extract_artifacts, run_build
 from lightcycle.sandbox.limits import SandboxError
 from lightcycle.sandbox.spawn import reap_sandbox_orphans
+from lightcycle.sandbox.strays import reap_strays
 from lightcycle.sandbox.uids import POOL
 from tests.sandbox.survivors import full_unavailable, zombie_children
 
@@ -331,7 +332,7 @@ def test_a_referee_killed_mid_build_leaves_nothing_after_the_reaper(
     # then the dead referee's orphans are its children, to be reaped as a referee does
     time.sleep(0.1)
     reap_sandbox_orphans()
-    reaper.reap_strays()  # what the next referee does when it starts: the folder goes
+    reap_strays()  # what the next referee does when it starts: the folder goes
     # (the autouse fixture checks that no folder, process or cgroup is left)
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, cgroups, proctree, reaper
+from lightcycle.sandbox.strays import reap_strays
 from tests.sandbox.lab import run_in_lab
 from tests.sandbox.survivors import full_unavailable, leftovers
 
@@ -204,7 +205,7 @@ def groups_of_a_killed_referee() -> None:  # in the lab
         )
         time.sleep(0.2)
         assert all(f.is_dir() for f in folders), "nothing to reap: the test proves nothing"
-        reaper.reap_strays()
+        reap_strays()
         assert not any(f.exists() for f in folders), "the reaper left the dead referee's group"
     finally:
         ref.kill()
@@ -220,7 +221,7 @@ def test_a_live_referees_groups_are_left_alone() -> None:
     other_ns = f"{os.getpid()}-{proctree.start_time(os.getpid())}-1-{uuid.uuid4().hex}"
     foreign = cgroups.BotGroup(found, other_ns, LIMIT, 8)  # a referee we cannot judge
     try:
-        reaper.reap_strays()
+        reap_strays()
         assert all(f.is_dir() for f in (*mine.folders, *foreign.folders))
     finally:
         assert mine.remove() and foreign.remove()

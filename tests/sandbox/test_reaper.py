@@ -26,6 +26,7 @@ import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, proctree, reaper
 from lightcycle.sandbox.process import MARK, pidns_prefix
+from lightcycle.sandbox.strays import reap_strays
 from tests.sandbox.lab import run_in_lab
 
 pytestmark = pytest.mark.skipif(
@@ -114,7 +115,7 @@ def killed_with_its_death_signal(isolate: str) -> None:  # in the lab
             assert gone, _describe(reaper.bots_of(ref.pid))
         else:  # the bot's own child has no parent-death signal: a stray for the reaper
             assert reaper.bots_of(ref.pid) != [], "the bot's child did not outlive the referee"
-        reaper.reap_strays()
+        reap_strays()
         assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
 
 
@@ -132,7 +133,7 @@ def killed_without_its_death_signal(isolate: str) -> None:  # in the lab
         # (unshare carries no mark of its own)
         assert main in survivors or isolate == "auto", (main, survivors)
         assert len(survivors) >= 2, f"the attack failed: {survivors} outlived the referee"
-        killed = reaper.reap_strays()
+        killed = reap_strays()
         assert set(survivors) <= set(killed), (survivors, killed)
         assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the reaper left a stray"
 
@@ -196,7 +197,7 @@ def live_referees_and_marks_it_cannot_judge() -> None:  # in the lab
     }
     try:
         assert wait_for(lambda: all(reaper._marks(MARK).get(p.pid) for p in others.values()))
-        killed = reaper.reap_strays()
+        killed = reap_strays()
         assert others["stray"].pid in killed
         assert others["stray"].wait(5) == -signal.SIGKILL
         for name in ("other namespace", "old mark"):

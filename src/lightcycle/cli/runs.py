@@ -114,7 +114,7 @@ def start_run() -> Callable[[], None]:
       raise where it landed (inside a finalizer) is raised again, not lost
       (`_redeliver_lost_interrupts`).
     """
-    from lightcycle.sandbox.reaper import reap_strays
+    from lightcycle.sandbox.strays import reap_strays
 
     if os.environ.get("LIGHTCYCLE_REAP_STRAYS") != "0":
         reap_strays()

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from lightcycle.sandbox import proctree, reaper
+from lightcycle.sandbox import bwrap, check, proctree, reaper
 from lightcycle.sandbox.limits import SANDBOX_LEVELS, Limits, SandboxError
 from lightcycle.sandbox.process import BotProcess
 
@@ -287,7 +287,7 @@ def remove_stale() -> list[Path]:
     A referee removes its build's folder when the build ends; one killed during a build
     (SIGKILL) cannot. In the sandbox that folder is empty (the build wrote a tmpfs that
     vanished with it); without it, it holds the build's files. Called by
-    `lightcycle.sandbox.reaper.reap_strays`, after the strays are killed. Folders of live
+    `lightcycle.sandbox.strays.reap_strays`, after the strays are killed. Folders of live
     referees, and of referees this process cannot judge, stay.
     """
     base = Path(tempfile.gettempdir())
@@ -310,8 +310,6 @@ def remove_stale() -> list[Path]:
 
 def _resolve(command: Sequence[str], work: Path, sandboxed: bool) -> tuple[list[str], list[Path]]:
     """The command with its program found on the ``PATH``, and the folders it needs bound."""
-    from lightcycle.sandbox import bwrap
-
     program = command[0]
     if os.sep not in program:
         if sandboxed:
@@ -432,8 +430,6 @@ def _run(
     env: Mapping[str, str] | None,
     started: float,
 ) -> BuildResult:
-    from lightcycle.sandbox import check
-
     sandboxed = level == "full" or (level == "auto" and check.bwrap_usable())
     argv, folders = _resolve(command, work, sandboxed)
     bot_limits = Limits(

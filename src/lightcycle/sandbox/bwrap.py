@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from lightcycle.sandbox import locate
-from lightcycle.sandbox.process import Limits, SandboxError
+from lightcycle.sandbox.limits import Limits, SandboxError
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32", "/etc")
 """Host folders every bot sees read-only (those that exist). ``/etc`` whole: programs

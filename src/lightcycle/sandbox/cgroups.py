@@ -424,7 +424,7 @@ def _remove_stale(where: Hierarchy, timeout: float = 1.0) -> list[int]:
 def remove_stale() -> list[int]:
     """Remove the groups of referees that are gone; SIGKILL what is left in them.
 
-    Called by `lightcycle.sandbox.reaper.reap_strays`. Groups of live referees, and
+    Called by `lightcycle.sandbox.strays.reap_strays`. Groups of live referees, and
     of referees in another PID namespace (whose pids mean something else here), stay.
 
     Returns:

@@ -15,8 +15,9 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 
-from lightcycle.sandbox import locate
-from lightcycle.sandbox.process import SANDBOX_LEVELS, SandboxError
+from lightcycle.sandbox import cgroups, locate
+from lightcycle.sandbox.limits import SANDBOX_LEVELS, SandboxError
+from lightcycle.sandbox.uids import UIDS_VARIABLE, uid_range
 
 INSTALL_HINT = locate.INSTALL_HINT
 USERNS_HINT = (
@@ -96,8 +97,6 @@ def _seccomp() -> Protection:
 
 
 def _uid_pool() -> Protection:
-    from lightcycle.sandbox.uids import UIDS_VARIABLE, uid_range
-
     if not _root():
         return Protection(
             "own user id",
@@ -120,8 +119,6 @@ def _uid_pool() -> Protection:
 
 def _cgroups() -> Protection:
     """A cgroup per bot (`lightcycle.sandbox.cgroups`), at every sandbox level."""
-    from lightcycle.sandbox import cgroups
-
     on, detail = cgroups.status()
     if on:
         return Protection("cgroups", True, detail)
@@ -250,8 +247,6 @@ def require(level: str) -> None:
 
 def clear_cache() -> None:
     """Forget the probes (tests change the host's tools between calls)."""
-    from lightcycle.sandbox import cgroups
-
     for f in (bwrap_version, _bwrap_help, _probe, _missing_now):
         f.cache_clear()
     locate.clear_cache()

@@ -39,7 +39,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from lightcycle.sandbox import cgroups, proctree, reaper
+from lightcycle.sandbox import bwrap, cgroups, check, proctree, reaper, shared, uidlevel
 from lightcycle.sandbox.innerpid import InnerPid
 from lightcycle.sandbox.limits import MARK, SANDBOX_LEVELS, Limits, SandboxError, describe_status
 from lightcycle.sandbox.prefixes import (
@@ -59,6 +59,7 @@ from lightcycle.sandbox.spawn import (
     reap_sandbox_orphans,
 )
 from lightcycle.sandbox.stderr import StderrTail
+from lightcycle.sandbox.uids import POOL
 
 __all__ = [  # also importable from here, as before the split
     "MARK",
@@ -120,7 +121,7 @@ class BotProcess:
         self.argv = list(argv)
         self.limits = limits
         self.log_path = Path(log_path) if log_path is not None else None
-        self.mark = reaper.new_mark()  # names this referee: see reaper.reap_strays
+        self.mark = reaper.new_mark()  # names this referee: see strays.reap_strays
         self.uid: int | None = None
         self._inner = InnerPid()  # bubblewrap's inner process (lightcycle.sandbox.innerpid)
         self._uid_released = False
@@ -130,8 +131,6 @@ class BotProcess:
         self.protections: tuple[str, ...] = ()
         self.level = "none"  # what the bot gets here: none, uid or full
         if limits.sandbox != "none":
-            from lightcycle.sandbox import check, uidlevel
-
             if limits.sandbox == "full":
                 check.require("full")
             self.level = uidlevel.effective(limits.sandbox)
@@ -217,9 +216,6 @@ class BotProcess:
     def _start_uid(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
         """Start as a pool user id in a private copy of its folder
         (`lightcycle.sandbox.uidlevel`), on the spawner thread."""
-        from lightcycle.sandbox import shared, uidlevel
-        from lightcycle.sandbox.uids import POOL
-
         folder = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
         prefix = self._pidns()
         become_subreaper()  # adopts what the bot leaves, as for `_start_plain`
@@ -284,9 +280,6 @@ class BotProcess:
         read_only: Sequence[str | os.PathLike[str]],
     ) -> None:
         """Start under bubblewrap (`lightcycle.sandbox.bwrap`), on the spawner thread."""
-        from lightcycle.sandbox import bwrap
-        from lightcycle.sandbox.uids import POOL
-
         limits = self.limits
         folder = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
         if folder in (Path("/"), Path("/tmp")):
@@ -345,9 +338,6 @@ class BotProcess:
         the next bot given the id must find nothing of this one.
         """
         if self.uid is not None and not self._uid_released:
-            from lightcycle.sandbox import shared
-            from lightcycle.sandbox.uids import POOL
-
             self._uid_released = True
             if self.level == "uid":
                 shared.kill_uid(self.uid)

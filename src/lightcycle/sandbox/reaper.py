@@ -13,11 +13,12 @@ Three layers, each covering what the one before cannot:
   with it. Without a namespace the bot's own children have no such signal (it is
   cleared on ``fork``), hence
 - **the reaper**: each bot's environment carries a mark that names its referee (pid,
-  start time and PID namespace, `new_mark`); `reap_strays`, called when a match, duel,
-  grading or tournament starts, kills every marked process whose referee is gone, and
-  its descendants. A referee that is alive, this one or another, keeps its bots; so
-  does one this process cannot judge (a referee in another PID namespace, whose pids
-  mean something else here, or an older referee whose mark names nobody).
+  start time and PID namespace, `new_mark`); `strays` finds every marked process whose
+  referee is gone, and its descendants, and `lightcycle.sandbox.strays.reap_strays`,
+  called when a match, duel, grading or tournament starts, kills them. A referee that is
+  alive, this one or another, keeps its bots; so does one this process cannot judge (a
+  referee in another PID namespace, whose pids mean something else here, or an older
+  referee whose mark names nobody).
 
 A parent-death signal belongs to the *thread* that started the process, so a thread
 that starts bots (a spare pool's starter) must live as long as they do.
@@ -25,14 +26,13 @@ that starts bots (a spare pool's starter) must live as long as they do.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import uuid
 from functools import cache
 
 from lightcycle.sandbox import proctree
+from lightcycle.sandbox.limits import MARK
 
 _OWNER: dict[int, str] = {}  # pid -> "PID-STARTTIME-NAMESPACE" of this process, per fork
 
@@ -87,8 +87,6 @@ def owner_of(mark: str) -> tuple[int, int, int] | None:
 def bots_of(referee: int) -> list[int]:
     """Running processes whose mark names referee ``referee`` (a pid of this PID
     namespace): for checks that a referee that died left nothing behind."""
-    from lightcycle.sandbox.process import MARK  # here: process.py imports this module
-
     ns = pid_namespace()
     found = []
     for pid, mark in _marks(MARK).items():
@@ -123,8 +121,6 @@ def _marks(variable: str) -> dict[int, str]:
 
 def strays() -> list[int]:
     """Processes of bots whose referee is gone: marked ones and their descendants."""
-    from lightcycle.sandbox.process import MARK  # here: process.py imports this module
-
     ns = pid_namespace()
     alive: dict[tuple[int, int, int], bool] = {}
     roots: set[int] = set()
@@ -150,28 +146,6 @@ def strays() -> list[int]:
         found.add(pid)
         stack.extend(children.get(pid, ()))
     return sorted(found)
-
-
-def reap_strays() -> list[int]:
-    """Kill (SIGKILL) every stray bot process (`strays`); returns their pids.
-
-    Also removes the cgroups of dead referees (`lightcycle.sandbox.cgroups.remove_stale`),
-    killing what is left in them, their builds' work folders
-    (`lightcycle.sandbox.build.remove_stale`) and their uid-level bots' private folders
-    (`lightcycle.sandbox.shared.remove_stale`). Their parent (the host's init, or this
-    process where it is their subreaper) reaps them; a stray in a PID namespace takes the
-    rest of its namespace with it.
-    """
-    from lightcycle.sandbox import build, cgroups, shared  # here: they import this module
-
-    found = strays()
-    for pid in found:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    killed = cgroups.remove_stale()
-    build.remove_stale()
-    shared.remove_stale()
-    return sorted({*found, *killed})
 
 
 def start_prefix(held: bool = False, join: str = "") -> tuple[str, ...]:

@@ -76,6 +76,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NoReturn
 
+from lightcycle.sandbox.limits import SandboxError
+
 PROCESS_ACCESS = (
     "ptrace",
     "process_vm_readv",
@@ -228,9 +230,6 @@ class Compiled:
 
 
 def _fail(message: str) -> NoReturn:
-    # Imported here: process.py may import this module at its top.
-    from lightcycle.sandbox.process import SandboxError
-
     raise SandboxError(message)
 
 
@@ -427,8 +426,6 @@ def skipped_syscalls() -> tuple[str, ...]:
 
 def seccomp_unavailable() -> str | None:
     """None when the bot filter can be built on this host, else one line saying why."""
-    from lightcycle.sandbox.process import SandboxError
-
     try:
         compiled()
     except SandboxError as err:

@@ -16,7 +16,7 @@ be open to every other bot's; and it can write in the host's world-writable fold
   world-writable folders there. The id is the pool's, used by this one bot at a time
   (`lightcycle.sandbox.uids`), so everything it owns there is the bot's.
 - `remove_stale` removes the private folders of referees that died (SIGKILL) before
-  removing their own; `lightcycle.sandbox.reaper.reap_strays` calls it.
+  removing their own; `lightcycle.sandbox.strays.reap_strays` calls it.
 """
 
 from __future__ import annotations

@@ -44,6 +44,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from lightcycle.sandbox import check
+from lightcycle.sandbox.bwrap import resolve_program, rlimit_options
 from lightcycle.sandbox.limits import MARK, Limits, SandboxError
 
 LEVEL = "uid"
@@ -71,8 +73,6 @@ def effective(level: str) -> str:
     """
     if level != "auto":
         return level
-    from lightcycle.sandbox import check  # here: check imports the process module
-
     if check.bwrap_usable():
         return "full"
     return LEVEL if unavailable() is None else "none"
@@ -182,8 +182,6 @@ def plan(
 ) -> Plan:
     """The command that runs ``argv`` as ``uid`` in ``private``, the copy of ``folder``
     (see the module)."""
-    from lightcycle.sandbox.bwrap import resolve_program, rlimit_options
-
     argv = into_copy(argv, folder, private)
     program = resolve_program(argv[0], private)
     check_program(program, private)

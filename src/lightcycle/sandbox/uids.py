@@ -22,7 +22,7 @@ import pwd
 import threading
 from pathlib import Path
 
-from lightcycle.sandbox.process import SandboxError
+from lightcycle.sandbox.limits import SandboxError
 
 UIDS_VARIABLE = "LIGHTCYCLE_SANDBOX_UIDS"
 DEFAULT_RANGE = (61000, 61999)
