@@ -1,4 +1,4 @@
-"""Finding bots by name: ``random``, ``builtin:chaser``, ``py:path/to/bot.py[:ClassName]``."""
+"""Finding bots by name: ``random``, ``builtin:chaser``, ``py:path/to/bot.py[:NAME]``."""
 
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ def make_bot(spec: str | Bot | type[Bot]) -> Bot:
         spec: a `Bot`, a `Bot` subclass (instantiated), a built-in name (``random``,
             ``builtin:random``, with constructor settings ``builtin:strong:nodes=20000``
             or ``strong:depth=4,move_time=0.05``), or ``py:FILE.py`` /
-            ``py:FILE.py:ClassName`` for a bot written in Python.
+            ``py:FILE.py:NAME`` for a bot written in Python (``NAME``: a `Bot` class or
+            a `Bot` instance the file makes, such as a trained policy seated as a
+            bot).
 
     Raises:
         BotError: saying what was wrong and what forms are accepted.
@@ -58,7 +60,7 @@ def make_bot(spec: str | Bot | type[Bot]) -> Bot:
     hint = f" Did you mean {' or '.join(close)}?" if close else ""
     raise BotError(
         f"unknown bot {spec!r}.{hint} Built-in bots: {', '.join(builtin_names())}; "
-        "or give py:path/to/bot.py[:ClassName]."
+        "or give py:path/to/bot.py[:NAME]."
     )
 
 
@@ -141,8 +143,16 @@ def _number(text: str) -> Any:
 
 
 def _load_python(target: str) -> Bot:
-    path_text, _, cls_name = target.partition(".py:")
-    path = Path(path_text + ".py" if cls_name else path_text)
+    """The bot of ``py:FILE.py[:NAME]``: a fresh import of the file for every call.
+
+    ``NAME`` is a `Bot` class defined in the file, or a `Bot` instance the file makes at
+    module level (``bot = PolicyBot(policy, name="PPO")``: how a trained policy becomes a
+    seat, since its weights are the file's to load). Without ``NAME``: the one `Bot`
+    class the file defines, else its one `Bot` instance. Importing anew per call gives
+    every game a fresh instance, as a class would.
+    """
+    path_text, _, name = target.partition(".py:")
+    path = Path(path_text + ".py" if name else path_text)
     if not path.is_file():
         raise BotError(f"bot file {path} not found (spec py:{target})")
     mod_spec = importlib.util.spec_from_file_location(f"lightcycle_user_bot_{path.stem}", path)
@@ -161,15 +171,28 @@ def _load_python(target: str) -> Bot:
         and obj is not Bot
         and obj.__module__ == module.__name__
     ]
-    if cls_name:
-        match = [c for c in found if c.__name__ == cls_name]
-        if not match:
-            names = ", ".join(c.__name__ for c in found) or "none"
-            raise BotError(f"{path} has no Bot class {cls_name!r} (found: {names})")
-        return match[0]()  # type: ignore[no-any-return]
-    if len(found) != 1:
-        names = ", ".join(c.__name__ for c in found) or "none"
+    made = {key: obj for key, obj in vars(module).items() if isinstance(obj, Bot)}
+    if name:
+        match = [c for c in found if c.__name__ == name]
+        if match:
+            return match[0]()  # type: ignore[no-any-return]
+        if name in made:
+            return made[name]
+        names = ", ".join([c.__name__ for c in found] + list(made)) or "none"
+        raise BotError(
+            f"{path} has no Bot class {name!r} and no Bot instance of that name (found: {names})"
+        )
+    if len(found) == 1:
+        return found[0]()  # type: ignore[no-any-return]
+    if not found and len(made) == 1:
+        return next(iter(made.values()))
+    if found:
+        names = ", ".join(c.__name__ for c in found)
         raise BotError(
             f"{path} defines {len(found)} Bot classes ({names}); name one as py:{path}:ClassName"
         )
-    return found[0]()  # type: ignore[no-any-return]
+    names = ", ".join(made) or "none"
+    raise BotError(
+        f"{path} defines no Bot class and {len(made)} Bot instances ({names}); "
+        f"name one as py:{path}:NAME"
+    )

@@ -16,10 +16,12 @@ an index into its `Layout`'s actions (`lightcycle.envs.spaces.decode_action`).
 - A cycle that does not move this turn (``tron3d@1``: cycles without turbo sit out odd
   rounds) has an all-zero mask and its action is ignored; a live agent left out of the
   actions, or given ``None``, forfeits, as a bot that answers nothing does.
+- `replay` is the game so far as a lightcycle replay (`lightcycle.envs.episodes`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -29,11 +31,13 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import GameState
 from lightcycle.envs import render as draw
+from lightcycle.envs.episodes import EpisodeLog, agent_seats
 from lightcycle.envs.game import SEED_BOUND, configure, game_over_by_limit, info_of
 from lightcycle.envs.observe import Layout, layout_for, observe
 from lightcycle.envs.rewards import check_shaping, settled, shaping_reward
 from lightcycle.envs.spaces import action_space, decode_action, observation_space
 from lightcycle.maps.spec import MapSpec
+from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.ruleset import Ruleset
@@ -100,6 +104,7 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         self.neighbours = self.layout.neighbour_table() if self.layout.graph else None
         self._rng = np.random.default_rng(seed)
         self.game: GameState | None = None
+        self._log = EpisodeLog()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -122,6 +127,7 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         else:
             game_seed = int(self._rng.integers(SEED_BOUND))
         state = self.game = self.config.new_state(game_seed)
+        self._log.start(state)
         self.agents = self.possible_agents[:]
         observations = {a: observe(state, i, self.layout) for i, a in enumerate(self.agents)}
         infos = {a: info_of(state, i) for i, a in enumerate(self.agents)}
@@ -155,6 +161,7 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
                 moves[i] = Forfeit(i, "no action")
             else:
                 moves[i] = decode_action(state, i, action, self.layout)
+        self._log.add(state, moves)
         after = self.game = step(state, moves)
         over = after.outcome is not None
         by_limit = game_over_by_limit(after, self.config)
@@ -181,6 +188,22 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         if self.render_mode == "ansi":
             return draw.ansi(self.game)
         return draw.rgb_array(self.game)
+
+    def replay(self, names: Sequence[str] | None = None) -> Replay:
+        """The current game, from turn 0 to now, as a lightcycle replay (with its outcome
+        once over): ``.save(path)`` writes the file ``lightcycle replay`` plays, and a
+        notebook shows it in the viewer.
+
+        Args:
+            names: the seats' names, one per team (default the agents': ``player_0``).
+
+        Raises:
+            RuntimeError: before the first `reset`.
+        """
+        if self.game is None:
+            raise RuntimeError("no game has been played yet: call reset() first")
+        seats = agent_seats(self.game, names)
+        return self._log.replay(self.config.spec, self.game, seats)
 
     def close(self) -> None:
         """Nothing to release: the game is a value."""

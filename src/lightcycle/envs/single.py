@@ -18,6 +18,10 @@ An episode is the agent's part of one game:
   team's place is known (a teammate lives on; ``tron3d`` ranks by score at the end) the
   bots play the game out first, so the reward is always the team's final result.
 
+`replay` is the game so far as a lightcycle replay (`lightcycle.envs.episodes`): the
+agent's moves and the bots' alike, every turn of it, the turns played after the agent's
+cycle died included.
+
 Teams (``teams@1``, ``tron3d@1``): the agent is one cycle of its team, its teammates a
 bot, which keeps the observation and action of one cycle, the unit the parallel
 environment and the batched engine share; steering a whole team of ten is the parallel
@@ -36,12 +40,14 @@ from lightcycle.bots.api import Bot
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import GameState
 from lightcycle.envs import render as draw
+from lightcycle.envs.episodes import AGENT, EpisodeLog, spec_text, unique, with_names
 from lightcycle.envs.game import SEED_BOUND, configure, game_over_by_limit, info_of
 from lightcycle.envs.observe import Layout, action_mask, layout_for, observe
 from lightcycle.envs.rewards import check_shaping, pairwise, settled, shaping_reward
 from lightcycle.envs.seats import BotLike, ask, seat_bot, start
 from lightcycle.envs.spaces import action_space, decode_action, observation_space
 from lightcycle.maps.spec import MapSpec
+from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.ruleset import Ruleset
@@ -124,6 +130,7 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = action_space(self.layout)
         self.neighbours = self.layout.neighbour_table() if self.layout.graph else None
         self.game: GameState | None = None
+        self._log = EpisodeLog()
 
     # -- the episode -----------------------------------------------------------------
     def reset(
@@ -134,6 +141,7 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(SEED_BOUND))
         state = self.config.new_state(game_seed)
+        self._log.start(state)
         self._bots = {}
         for team, spec in self._specs.items():
             bot = self._bots[team] = seat_bot(spec)
@@ -158,7 +166,7 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
         # a teammate bot lists the agent's cycle too: replacing its entry keeps the place
         # the bot gave it, the order in which the sequential rulesets move a team
         moves[self.cycle] = decode_action(state, self.cycle, action, self.layout)
-        after = step(state, moves)
+        after = self._play(state, moves)
         alive = after.cycles[self.cycle].alive
         reward = shaping_reward(self.shaping, alive, self.layout.turn_limit)
         after = self._until_agent_moves(after)
@@ -194,7 +202,44 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return draw.ansi(self.game)
         return draw.rgb_array(self.game)
 
+    def replay(self, names: Sequence[str] | None = None) -> Replay:
+        """The current game, from turn 0 to now, as a lightcycle replay (with its outcome
+        once over): ``.save(path)`` writes the file ``lightcycle replay`` plays, and a
+        notebook shows it in the viewer. Through Gymnasium's wrappers:
+        ``env.unwrapped.replay()``.
+
+        A free-for-all episode that ends with the agent's crash ends before the game
+        does: its replay stops there, with no outcome.
+
+        Args:
+            names: the seats' names, one per team (default ``agent`` for the agent's
+                team and each bot's name for the others).
+
+        Raises:
+            RuntimeError: before the first `reset`.
+            ValueError: for a number of names other than the number of teams.
+        """
+        if self.game is None:
+            raise RuntimeError("no game has been played yet: call reset() first")
+        seats: list[dict[str, str]] = []
+        for team in self.game.teams:
+            t = team.index
+            if t == self.team:
+                mate = f" with {spec_text(self._specs[t])}" if t in self._specs else ""
+                seats.append({"name": AGENT, "bot": AGENT + mate})
+            else:
+                bot = self._bots.get(t)
+                name = bot.display_name if bot is not None else f"Player {t + 1}"
+                seats.append({"name": name, "bot": spec_text(self._specs[t])})
+        shown = unique([s["name"] for s in seats]) if names is None else names
+        return self._log.replay(self.config.spec, self.game, with_names(seats, shown))
+
     # -- the bots' turns -------------------------------------------------------------
+    def _play(self, state: GameState, moves: dict[int, Move | Forfeit]) -> GameState:
+        """One turn of the rules, kept for `replay`."""
+        self._log.add(state, moves)
+        return step(state, moves)
+
     def _bot_moves(self, state: GameState) -> dict[int, Move | Forfeit]:
         moves: dict[int, Move | Forfeit] = {}
         for team, bot in self._bots.items():
@@ -208,11 +253,11 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
             and state.cycles[self.cycle].alive
             and not moves_this_turn(state, self.cycle)
         ):
-            state = step(state, self._bot_moves(state))
+            state = self._play(state, self._bot_moves(state))
         return state
 
     def _play_out(self, state: GameState) -> GameState:
         """Play the game to its end with the bots alone (the agent's cycle is dead)."""
         while state.outcome is None:
-            state = step(state, self._bot_moves(state))
+            state = self._play(state, self._bot_moves(state))
         return state

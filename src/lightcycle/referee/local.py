@@ -55,6 +55,10 @@ class MatchResult:
         """``Random (Player 1) has won!`` or ``The game was a draw.``"""
         return result_line(self.outcome, self.names)
 
+    def _repr_html_(self) -> str | None:
+        """A notebook's view: the game in the HTML viewer, inline (`Replay._repr_html_`)."""
+        return self.replay._repr_html_()
+
 
 def result_line(outcome: Outcome, names: Sequence[str]) -> str:
     """The one-line result in the words of the Scheme course's ``play-tron``."""

@@ -3,9 +3,10 @@
 A spec on the command line is one of:
 
 - ``builtin:NAME`` (or just ``NAME``): a built-in bot, run in the referee's process;
-- ``py:path/to/bot.py[:ClassName]``: a Python bot class, run in the referee's process
-  (trusted code: it is timed, but a bot that never returns would stop the match; run
-  untrusted Python as ``cmd:python3 bot.py`` with a protocol);
+- ``py:path/to/bot.py[:NAME]``: a Python bot class, or a bot instance the file makes
+  (a trained policy: ``bot = PolicyBot(policy)``, docs/rl.md), run in the referee's
+  process (trusted code: it is timed, but a bot that never returns would stop the match;
+  run untrusted Python as ``cmd:python3 bot.py`` with a protocol);
 - ``cmd:COMMAND``: a program in any language, speaking ``--protocol``;
 - ``path/to/bot.toml``: a bot file naming its command, protocol, working directory,
   time settings and display name;

@@ -7,6 +7,8 @@ back its stored outcome, so a replay that was edited or written by a buggy tool 
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +27,12 @@ from lightcycle.rules.variants import get_ruleset
 
 FORMAT = "lightcycle-replay"
 VERSION = 1
+
+NOTEBOOK_VIEW = "lightcycle.viewer.notebook"
+"""The module whose ``replay_html(replay)`` a notebook shows a replay with
+(`Replay._repr_html_`). It is looked up by name when first asked for, as the judge looks
+up its match hooks: the viewer reads replays, so this layer may not import it, and a
+notebook should not have to import it first for a replay to show itself."""
 
 Token = str | int | dict[str, Any] | None
 """One cycle's move in a replay: a heading letter (upper case for a jump) on grids, a node
@@ -459,6 +467,14 @@ class Replay:
             outcome=field("outcome", dict, "the stored outcome object, or null", None),
             **extras,
         )
+
+    def _repr_html_(self) -> str | None:
+        """A notebook's view: the HTML viewer inline, self-contained (`NOTEBOOK_VIEW`);
+        ``None`` (the plain text) where the viewer is not installed."""
+        if importlib.util.find_spec(NOTEBOOK_VIEW) is None:
+            return None
+        html: str = importlib.import_module(NOTEBOOK_VIEW).replay_html(self)
+        return html
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,12 @@ from lightcycle.sandbox.levels import merge_records
 from lightcycle.tournament.duelmaps import by_map
 from lightcycle.tournament.pairs import GameResult, PairResult
 from lightcycle.tournament.stats import (
+    MIN_SAMPLES,
     EloEstimate,
     Pentanomial,
     SprtResult,
     Trinomial,
+    format_elo,
     json_number,
 )
 
@@ -197,6 +200,51 @@ class DuelResult:
             "by_map": [line.to_dict() for line in by_map(self.pairs)],
             "pairs": [p.to_dict() for p in self.pairs],
         }
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the table ``lightcycle duel`` prints, each bot from its own
+        side, as plain HTML (no script, no style sheet, nothing fetched)."""
+        a, b = self.bots
+        t = self.trinomial
+        head = (
+            f"{self.games} games ({len(self.pairs)} side-swapped pairs) on "
+            f"{len(self.maps)} map{'s' * (len(self.maps) != 1)}, {self.wall_seconds:.1f} s"
+            + (" (interrupted)" if self.interrupted else "")
+        )
+        if not self.pairs:
+            return f"<p>{escape(head)}: no pair finished, nothing to compare yet.</p>"
+        est = self.estimate()
+        cols = ["bot", "W", "D", "L", "score", "Elo (95% CI)", "LOS", "avg ms"]
+        rows = []
+        for bot, wins, losses, flip in ((a, t.wins, t.losses, 1), (b, t.losses, t.wins, -1)):
+            elo, low, high = flip * est.elo + 0.0, est.elo_low, est.elo_high
+            if flip < 0:
+                low, high = -high, -low
+            interval = f" ({format_elo(low)} .. {format_elo(high)})" if est.enough else ""
+            score = est.score if flip > 0 else 1.0 - est.score
+            los = est.los if flip > 0 else 1.0 - est.los
+            cells = [
+                f"{escape(bot.name)} <small>{escape(bot.spec)}</small>",
+                str(wins),
+                str(t.draws),
+                str(losses),
+                f"{score:.1%}",
+                escape(format_elo(elo) + interval),
+                f"{los:.1%}" if est.enough else "-",
+                f"{bot.avg_move_time * 1000:.1f}",
+            ]
+            rows.append("".join(f"<td>{c}</td>" for c in cells))
+        header = "".join(f"<th>{c}</th>" for c in cols)
+        body = "".join(f"<tr>{r}</tr>" for r in rows)
+        note = (
+            ""
+            if est.enough
+            else f"<p>No interval yet: {est.samples} pairs, at least {MIN_SAMPLES} needed.</p>"
+        )
+        return (
+            f"<table><caption>{escape(head)}</caption><thead><tr>{header}</tr></thead>"
+            f"<tbody>{body}</tbody></table>{note}"
+        )
 
     def write(self, path: Path) -> None:
         """Write ``to_dict`` as JSON atomically (a temporary file renamed into place)."""
