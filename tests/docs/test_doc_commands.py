@@ -176,6 +176,33 @@ def test_every_skipped_command_is_still_documented() -> None:
     assert not stale, "skipped commands no document shows any more:\n" + "\n".join(stale)
 
 
+LONG = "takes minutes"
+"""The skip list's reason for commands too long to run here: their documents say how long."""
+DURATION = re.compile(
+    r"\b\d+(?:[.,]\d+)?\s*(?:-\s*\d+\s*)?(?:s|ms|min|minutes?|seconds?|hours?|h)\b"
+)
+"""A stated time: ``37 s``, ``about 3 min``, ``2-3 minutes``, ``1.5 hours``."""
+NEAR = 12
+"""Lines around a command (its block, the paragraph before and after) where its time is said."""
+
+
+def test_every_long_example_says_how_long_it_takes() -> None:
+    """A reader who runs a command the test cannot time learns from the page what to expect:
+    the document states a duration within a few lines of it (its block, the sentence that
+    introduces it, or the output it shows)."""
+    commands = {(c.document, c.text): c for b in BLOCKS for c in b.commands}
+    silent = []
+    for skip in SKIPS:
+        if not skip.reason.startswith(LONG) or (skip.document, skip.text) not in commands:
+            continue
+        command = commands[(skip.document, skip.text)]
+        lines = (ROOT / command.document).read_text(encoding="utf-8").splitlines()
+        around = lines[max(0, command.line - 1 - NEAR) : command.line + NEAR]
+        if not any(DURATION.search(line) for line in around):
+            silent.append(f"{command.where}: {command.text}")
+    assert not silent, "long examples whose documents give no time:\n" + "\n".join(silent)
+
+
 def test_no_command_is_listed_twice() -> None:
     keys = [(s.document, s.text) for s in SKIPS]
     assert len(keys) == len(set(keys))
