@@ -32,8 +32,6 @@ Run from the repository root::
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import statistics
 import sys
@@ -50,7 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import numpy as np  # noqa: E402
 
 from lightcycle.envs.batched import BatchedGames, random_safe_policy  # noqa: E402
-from step_speed import compile_c, run_c  # noqa: E402
+from step_speed import bench_main, compile_c, run_c  # noqa: E402
 
 MAP = "arena-30"
 N_STEP = 4096
@@ -313,21 +311,7 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=0.5, help="time slice per run")
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved repetitions")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first repeat")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.repeats < 1:
-        parser.error("--seconds must be positive and --repeats at least 1")
-
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
-
-    result = measure(args.seconds, args.repeats, args.seed, log)
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return bench_main(argv, __doc__, 0.5, measure, report)
 
 
 if __name__ == "__main__":

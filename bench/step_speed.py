@@ -416,9 +416,22 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="time slice per run")
+Measure = Callable[[float, int, int, Callable[[str], None]], dict[str, Any]]
+"""A benchmark's ``measure(seconds, repeats, seed, log)``: its figures."""
+
+
+def bench_main(
+    argv: list[str] | None,
+    doc: str | None,
+    default_seconds: float,
+    measure: Measure,
+    report: Callable[[dict[str, Any]], str],
+) -> int:
+    """The command line of a speed benchmark (this one, ``bench/envs_speed.py``):
+    ``--seconds --repeats --seed --json``, ``measure`` with its progress on stderr, then
+    ``report``'s table (or the figures as JSON) on stdout."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=default_seconds, help="time slice per run")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved repetitions")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first repeat")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -432,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
     result = measure(args.seconds, args.repeats, args.seed, log)
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return bench_main(argv, __doc__, 1.0, measure, report)
 
 
 if __name__ == "__main__":

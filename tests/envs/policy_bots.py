@@ -2,31 +2,39 @@
 
 A policy takes one cycle's observation dict (`lightcycle.envs.observe`) and returns an
 action; `PolicyBot` seats it wherever a bot plays. ``safe``: the first legal move onto a
-free cell (grids of one cycle per team: planes 0 walls, 1 own trail, 2 the others'
-trails, 3 own head). ``crasher``: always north, into the wall sooner or later.
+free cell, the policy of ``examples/rl/first_safe.py`` (grids of one cycle per team:
+planes 0 walls, 1 own trail, 2 the others' trails, 3 own head). ``crasher``: always
+north, into the wall sooner or later.
 """
 
 from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 from lightcycle.envs import PolicyBot
 
-STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "rl" / "first_safe.py"
 
 
-def first_safe(observation: dict[str, np.ndarray]) -> int:
-    """The first legal action onto a free cell, else the first legal one."""
-    planes = observation["observation"]
-    legal = np.flatnonzero(observation["action_mask"])
-    blocked = planes[0] | planes[1] | planes[2]
-    (y, x), *_ = np.argwhere(planes[3])
-    for action in legal:
-        dy, dx = STEPS[action]
-        ny, nx = y + dy, x + dx
-        if 0 <= ny < blocked.shape[0] and 0 <= nx < blocked.shape[1] and not blocked[ny, nx]:
-            return int(action)
-    return int(legal[0])
+def _load_example() -> ModuleType:
+    """``examples/rl/first_safe.py``, imported by path as the tests of examples/rl do."""
+    if "first_safe" in sys.modules:
+        return sys.modules["first_safe"]
+    spec = importlib.util.spec_from_file_location("first_safe", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["first_safe"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+first_safe = _load_example().first_safe
+"""The first legal action onto a free cell, else the first legal one (the example's)."""
 
 
 def north(observation: dict[str, np.ndarray]) -> int:

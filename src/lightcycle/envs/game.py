@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from lightcycle.core.state import Board, GameState
-from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.rules.engine import new_game
 from lightcycle.rules.ruleset import RulesError, Ruleset
-from lightcycle.rules.variants import get_ruleset
+from lightcycle.rules.variants import default_ruleset, get_ruleset
 
 LIMIT_SETTINGS = {"game_over.turn_limit": "turn_limit", "game_over.score": "nb_rounds"}
 """The game-over stages that end a game after a number of turns, and the setting each
@@ -78,24 +77,6 @@ def with_max_turns(ruleset: Ruleset, max_turns: int) -> Ruleset:
     if not changes:
         raise RulesError(f"{ruleset.id} has no game-over stage that counts turns; no max_turns")
     return ruleset.with_settings(changes)
-
-
-def default_ruleset(spec: MapSpec, players: int) -> Ruleset:
-    """The ruleset a map suggests, as ``lightcycle play`` chooses it.
-
-    The same choice as `lightcycle.referee.local.default_ruleset`, which this layer may
-    not import (environments sit beside the referee): tron3d on graph boards, teams on
-    maps of ten cycles a side, torus on wrapping grids, ffa beyond two players, else the
-    classic duel.
-    """
-    topo = spec.board.topology
-    if not isinstance(topo, GridTopology):
-        return get_ruleset("tron3d")
-    if spec.starts and len(spec.starts[0]) == 10 and players == 2:
-        return get_ruleset("teams")
-    if topo.wrap:
-        return get_ruleset("torus" if players == 2 else "ffa")
-    return get_ruleset("classic" if players == 2 else "ffa")
 
 
 @dataclass(frozen=True)

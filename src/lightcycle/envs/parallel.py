@@ -29,12 +29,12 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 
 from lightcycle.core.moves import Forfeit, Move
-from lightcycle.core.state import GameState
 from lightcycle.envs import render as draw
-from lightcycle.envs.episodes import EpisodeLog, agent_seats
-from lightcycle.envs.game import SEED_BOUND, configure, game_over_by_limit, info_of
-from lightcycle.envs.observe import Layout, layout_for, observe
-from lightcycle.envs.rewards import check_shaping, settled, shaping_reward
+from lightcycle.envs.base import OneGameEnv
+from lightcycle.envs.episodes import agent_seats
+from lightcycle.envs.game import SEED_BOUND, game_over_by_limit, info_of
+from lightcycle.envs.observe import observe
+from lightcycle.envs.rewards import settled, shaping_reward
 from lightcycle.envs.spaces import action_space, decode_action, observation_space
 from lightcycle.maps.spec import MapSpec
 from lightcycle.replay.model import Replay
@@ -48,7 +48,7 @@ def agent_name(cycle: int) -> str:
     return f"player_{cycle}"
 
 
-class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo ships no types
+class LightcycleParallelEnv(OneGameEnv, ParallelEnv):  # type: ignore[misc]  # untyped PettingZoo
     """A lightcycle game as a PettingZoo `ParallelEnv` (see the module docstring).
 
     Args:
@@ -90,21 +90,13 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         render_mode: str | None = None,
         settings: dict[str, Any] | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in draw.RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {draw.RENDER_MODES}")
-        self.config = configure(map, ruleset, players, max_turns, settings)
-        self.layout: Layout = layout_for(self.config)
-        self.shaping = check_shaping(shaping)
-        self.render_mode = render_mode
+        self._set_up(map, ruleset, players, max_turns, shaping, render_mode, settings)
         self.possible_agents = [agent_name(i) for i in range(self.config.cycles)]
         self.agents: list[str] = []
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         self._observation_spaces = {a: observation_space(self.layout) for a in self.possible_agents}
         self._action_spaces = {a: action_space(self.layout) for a in self.possible_agents}
-        self.neighbours = self.layout.neighbour_table() if self.layout.graph else None
         self._rng = np.random.default_rng(seed)
-        self.game: GameState | None = None
-        self._log = EpisodeLog()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -181,14 +173,6 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         self.agents = [a for a in self.agents if not (terminations[a] or truncations[a])]
         return observations, rewards, terminations, truncations, infos
 
-    def render(self) -> str | np.ndarray | None:
-        """The current game as text (``ansi``) or an image (``rgb_array``)."""
-        if self.render_mode is None or self.game is None:
-            return None
-        if self.render_mode == "ansi":
-            return draw.ansi(self.game)
-        return draw.rgb_array(self.game)
-
     def replay(self, names: Sequence[str] | None = None) -> Replay:
         """The current game, from turn 0 to now, as a lightcycle replay (with its outcome
         once over): ``.save(path)`` writes the file ``lightcycle replay`` plays, and a
@@ -200,36 +184,16 @@ class LightcycleParallelEnv(ParallelEnv):  # type: ignore[misc]  # PettingZoo sh
         Raises:
             RuntimeError: before the first `reset`.
         """
-        if self.game is None:
-            raise RuntimeError("no game has been played yet: call reset() first")
-        seats = agent_seats(self.game, names)
-        return self._log.replay(self.config.spec, self.game, seats)
+        game = self._played()
+        return self._log.replay(self.config.spec, game, agent_seats(game, names))
 
     def close(self) -> None:
         """Nothing to release: the game is a value."""
 
 
-def parallel_env(
-    map: str | MapSpec = "arena-15",
-    ruleset: str | Ruleset | None = None,
-    players: int | None = None,
-    seed: int | None = None,
-    max_turns: int | None = None,
-    shaping: str | None = None,
-    render_mode: str | None = None,
-    settings: dict[str, Any] | None = None,
-) -> LightcycleParallelEnv:
-    """A `LightcycleParallelEnv` (PettingZoo's ``parallel_env`` entry point)."""
-    return LightcycleParallelEnv(
-        map=map,
-        ruleset=ruleset,
-        players=players,
-        seed=seed,
-        max_turns=max_turns,
-        shaping=shaping,
-        render_mode=render_mode,
-        settings=settings,
-    )
+parallel_env = LightcycleParallelEnv
+"""PettingZoo's ``parallel_env`` entry point: the class itself, so it takes exactly its
+keywords."""
 
 
 def env(**kwargs: Any) -> Any:

@@ -1,11 +1,11 @@
 """Bots in an environment's other seats, asked as the local referee asks them.
 
 `lightcycle.referee.local` plays in-process bots; environments sit beside the referee
-and may not import it, so this is its turn loop's asking part again on the bots layer:
-a team is asked only when one of its cycles moves, its answer is read strictly by
-`lightcycle.rules.legal` (one move, or a dict by cycle), and a bot that raises or
-answers garbage forfeits the cycles it failed to move, with the reason. No clock: an
-environment has none to keep.
+and may not import it, so this is its turn loop's asking part on the bots layer: a
+team is asked only when one of its cycles moves, its answer is read strictly by
+`lightcycle.rules.legal.team_moves` (one move, or a dict by cycle), the referee's own
+reading, and a bot that raises or answers garbage forfeits the cycles it failed to
+move, with the reason. No clock: an environment has none to keep.
 
 `PolicyBot` goes the other way: a policy over this package's observations, seated as a
 bot, for self-play or to face the built-in bots wherever a bot is taken.
@@ -25,7 +25,7 @@ from lightcycle.core.state import GameState
 from lightcycle.envs.game import observed_limit, with_max_turns
 from lightcycle.envs.observe import Layout, layout_of, observe
 from lightcycle.envs.spaces import decode_action
-from lightcycle.rules.legal import answers_by_cycle, moves_this_turn, read_answer
+from lightcycle.rules.legal import moves_this_turn, team_moves
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
 
@@ -74,17 +74,8 @@ def ask(bot: Bot, state: GameState, team: int) -> dict[int, Move | Forfeit]:
     try:
         answer = bot.move(View(state, team))
     except Exception as exc:  # a bot's bug must never stop the environment
-        reason = f"bot raised {type(exc).__name__}: {exc}"
-        return {c.index: Forfeit(c.index, reason) for c in cycles}
-    if isinstance(answer, Forfeit):
-        return {c.index: Forfeit(c.index, answer.reason) for c in cycles}
-    moves: dict[int, Move | Forfeit] = {}
-    for index, a in answers_by_cycle(state, cycles, answer):
-        try:
-            moves[index] = read_answer(state, index, a)
-        except ValueError as exc:
-            moves[index] = Forfeit(index, f"bad answer: {exc}")
-    return moves
+        answer = Forfeit(cycles[0].index, f"bot raised {type(exc).__name__}: {exc}")
+    return team_moves(state, cycles, answer)
 
 
 Policy = Callable[[dict[str, np.ndarray]], Any]

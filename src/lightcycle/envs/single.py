@@ -40,10 +40,11 @@ from lightcycle.bots.api import Bot
 from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import GameState
 from lightcycle.envs import render as draw
-from lightcycle.envs.episodes import AGENT, EpisodeLog, spec_text, unique, with_names
-from lightcycle.envs.game import SEED_BOUND, configure, game_over_by_limit, info_of
-from lightcycle.envs.observe import Layout, action_mask, layout_for, observe
-from lightcycle.envs.rewards import check_shaping, pairwise, settled, shaping_reward
+from lightcycle.envs.base import OneGameEnv
+from lightcycle.envs.episodes import AGENT, spec_text, unique, with_names
+from lightcycle.envs.game import SEED_BOUND, game_over_by_limit, info_of
+from lightcycle.envs.observe import action_mask, observe
+from lightcycle.envs.rewards import pairwise, settled, shaping_reward
 from lightcycle.envs.seats import BotLike, ask, seat_bot, start
 from lightcycle.envs.spaces import action_space, decode_action, observation_space
 from lightcycle.maps.spec import MapSpec
@@ -62,7 +63,7 @@ def default_bot(config_cycles_per_team: int, graph: bool) -> str:
     return "randombot" if config_cycles_per_team > 1 else "random"
 
 
-class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class LightcycleEnv(OneGameEnv, gymnasium.Env[dict[str, Any], np.int64]):
     """One cycle of a lightcycle game against bots (see the module docstring).
 
     Args:
@@ -97,12 +98,7 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         settings: dict[str, Any] | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in draw.RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {draw.RENDER_MODES}")
-        self.config = configure(map, ruleset, players, max_turns, settings)
-        self.layout: Layout = layout_for(self.config)
-        self.shaping = check_shaping(shaping)
-        self.render_mode = render_mode
+        self._set_up(map, ruleset, players, max_turns, shaping, render_mode, settings)
         if not 0 <= cycle < self.config.cycles:
             raise ValueError(f"cycle {cycle} is not one of 0..{self.config.cycles - 1}")
         self.cycle = cycle
@@ -128,9 +124,6 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._bots: dict[int, Bot] = {}
         self.observation_space = observation_space(self.layout)
         self.action_space = action_space(self.layout)
-        self.neighbours = self.layout.neighbour_table() if self.layout.graph else None
-        self.game: GameState | None = None
-        self._log = EpisodeLog()
 
     # -- the episode -----------------------------------------------------------------
     def reset(
@@ -194,14 +187,6 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return np.zeros(self.layout.actions, dtype=bool)
         return action_mask(self.game, self.cycle, self.layout).astype(bool)
 
-    def render(self) -> str | np.ndarray | None:
-        """The current game as text (``ansi``) or an image (``rgb_array``)."""
-        if self.render_mode is None or self.game is None:
-            return None
-        if self.render_mode == "ansi":
-            return draw.ansi(self.game)
-        return draw.rgb_array(self.game)
-
     def replay(self, names: Sequence[str] | None = None) -> Replay:
         """The current game, from turn 0 to now, as a lightcycle replay (with its outcome
         once over): ``.save(path)`` writes the file ``lightcycle replay`` plays, and a
@@ -219,10 +204,9 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
             RuntimeError: before the first `reset`.
             ValueError: for a number of names other than the number of teams.
         """
-        if self.game is None:
-            raise RuntimeError("no game has been played yet: call reset() first")
+        game = self._played()
         seats: list[dict[str, str]] = []
-        for team in self.game.teams:
+        for team in game.teams:
             t = team.index
             if t == self.team:
                 mate = f" with {spec_text(self._specs[t])}" if t in self._specs else ""
@@ -232,7 +216,7 @@ class LightcycleEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 name = bot.display_name if bot is not None else f"Player {t + 1}"
                 seats.append({"name": name, "bot": spec_text(self._specs[t])})
         shown = unique([s["name"] for s in seats]) if names is None else names
-        return self._log.replay(self.config.spec, self.game, with_names(seats, shown))
+        return self._log.replay(self.config.spec, game, with_names(seats, shown))
 
     # -- the bots' turns -------------------------------------------------------------
     def _play(self, state: GameState, moves: dict[int, Move | Forfeit]) -> GameState:

@@ -55,6 +55,11 @@ _MODES = {
 }
 
 Obs = dict[str, npt.NDArray[Any]]
+Infos = dict[str, Any]
+VectorStep = tuple[
+    Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], Infos
+]
+"""What ``step`` returns: observations, rewards, terminations, truncations, infos."""
 
 
 def _mode(mode: AutoresetMode | str) -> AutoresetMode:
@@ -123,8 +128,22 @@ class _BatchedVectorEnv(VectorEnv):
             }
         )
 
-    def _view(self) -> Obs:
-        raise NotImplementedError
+    def _bind(self, seat: int | None, single_action_space: spaces.Space[Any]) -> None:
+        """Set the spaces and the observation arrays of a sub-environment: every seat's
+        (``seat`` ``None``: a leading seat axis) or one seat's."""
+        self._seat = seat
+        self.single_observation_space = self._spaces(
+            self.games.num_cycles if seat is None else None
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.single_action_space = single_action_space
+        self.action_space = batch_space(single_action_space, self.num_envs)
+        pl = self._planes
+        self._obs: Obs = {
+            "observation": pl.obs if seat is None else pl.obs[:, seat],
+            "scalars": pl.scalars if seat is None else pl.scalars[:, seat],
+            "action_mask": pl.action_mask if seat is None else pl.action_mask[:, seat],
+        }
 
     def _out(self, obs: Obs) -> Obs:
         return {k: v.copy() for k, v in obs.items()} if self.copy else obs
@@ -152,7 +171,7 @@ class _BatchedVectorEnv(VectorEnv):
             self.games.reset_games(mask, seeds)
         else:
             self.games.reset(seed)
-        return self._out(self._view()), {}
+        return self._out(self._obs), {}
 
     def _infos(self, res: StepResult, ended: npt.NDArray[np.bool_]) -> dict[str, Any]:
         """Per Gymnasium's convention: each key with a ``_key`` mask of the games it fills."""
@@ -177,7 +196,20 @@ class _BatchedVectorEnv(VectorEnv):
         return infos
 
     def _final_row(self, row: int) -> Obs:
-        raise NotImplementedError
+        """The last observation of the game whose end `final_obs` keeps at ``row``."""
+        pl = self._planes
+        at = row if self._seat is None else (row, self._seat)
+        return {
+            "observation": pl.final_obs[at],
+            "scalars": pl.final_scalars[at],
+            "action_mask": pl.final_mask[at],
+        }
+
+    def _step(self, actions: npt.ArrayLike) -> tuple[StepResult, npt.NDArray[np.bool_], Infos]:
+        """One step of every game: the engine's result, the games that ended, the infos."""
+        res = self.games.step(actions)
+        ended = res.terminated | res.truncated
+        return res, ended, self._infos(res, ended)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release: the games are arrays."""
@@ -218,41 +250,11 @@ class SelfPlayVectorEnv(_BatchedVectorEnv):
             num_envs, ruleset, map, players, max_turns, autoreset_mode, copy, seed_pool
         )
         p, a = self.games.num_cycles, self.games.num_actions
-        self.single_observation_space = self._spaces(p)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.single_action_space = spaces.MultiDiscrete(np.full(p, a))
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        pl = self._planes
-        self._obs: Obs = {
-            "observation": pl.obs,
-            "scalars": pl.scalars,
-            "action_mask": pl.action_mask,
-        }
+        self._bind(None, spaces.MultiDiscrete(np.full(p, a)))
 
-    def _view(self) -> Obs:
-        return self._obs
-
-    def _final_row(self, row: int) -> Obs:
-        pl = self._planes
-        return {
-            "observation": pl.final_obs[row],
-            "scalars": pl.final_scalars[row],
-            "action_mask": pl.final_mask[row],
-        }
-
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Obs,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep:
         """Move every seat of every game: ``actions`` is ``(N, P)``."""
-        res = self.games.step(actions)
-        ended = res.terminated | res.truncated
-        infos = self._infos(res, ended)
+        res, _, infos = self._step(actions)
         infos["seat_rewards"] = res.rewards.copy()
         return (
             self._out(self._obs),
@@ -317,45 +319,15 @@ class OpponentVectorEnv(_BatchedVectorEnv):
         g = self.games
         self._others = np.array([c for c in range(g.num_cycles) if c != seat], dtype=np.intp)
         self._actions = np.zeros((num_envs, g.num_cycles), dtype=np.intp)
-        self.single_observation_space = self._spaces(None)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.single_action_space = spaces.Discrete(g.num_actions)
-        self.action_space = batch_space(self.single_action_space, num_envs)
-        pl = self._planes
-        self._obs: Obs = {
-            "observation": pl.obs[:, seat],
-            "scalars": pl.scalars[:, seat],
-            "action_mask": pl.action_mask[:, seat],
-        }
+        self._bind(seat, spaces.Discrete(g.num_actions))
 
-    def _view(self) -> Obs:
-        return self._obs
-
-    def _final_row(self, row: int) -> Obs:
-        pl = self._planes
-        return {
-            "observation": pl.final_obs[row, self.seat],
-            "scalars": pl.final_scalars[row, self.seat],
-            "action_mask": pl.final_mask[row, self.seat],
-        }
-
-    def step(
-        self, actions: npt.ArrayLike
-    ) -> tuple[
-        Obs,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: npt.ArrayLike) -> VectorStep:
         """Move the learner's cycle by ``actions`` ``(N,)`` and the others by the opponent."""
         act = self._actions
         act[:, self.seat] = np.asarray(actions).reshape(self.num_envs)
         if len(self._others):
             act[:, self._others] = self.opponent(self.games, self._others, self.np_random)
-        res = self.games.step(act)
-        ended = res.terminated | res.truncated
-        infos = self._infos(res, ended)
+        res, ended, infos = self._step(act)
         truncated = res.truncated & res.final_alive[:, self.seat]  # cut short while alive
         return (
             self._out(self._obs),

@@ -18,15 +18,15 @@ from lightcycle.bots.api import Bot
 from lightcycle.bots.registry import make_bot
 from lightcycle.core.moves import Forfeit, Move, Outcome
 from lightcycle.core.state import GameState
-from lightcycle.core.topology import GridTopology
 from lightcycle.maps.registry import get_map
 from lightcycle.maps.spec import MapSpec
 from lightcycle.referee.players import unique_names
 from lightcycle.replay.model import Replay
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import answers_by_cycle, moves_this_turn, read_answer
+from lightcycle.rules.legal import moves_this_turn, team_moves
 from lightcycle.rules.observe import View
 from lightcycle.rules.ruleset import Ruleset
+from lightcycle.rules.variants import default_ruleset as default_ruleset  # its old home
 from lightcycle.rules.variants import get_ruleset
 
 
@@ -70,19 +70,6 @@ def result_line(outcome: Outcome, names: Sequence[str]) -> str:
     return "The game was a draw between " + ", ".join(firsts) + "."
 
 
-def default_ruleset(spec: MapSpec, players: int) -> Ruleset:
-    """The ruleset a map suggests: torus for wrapping grids, ffa beyond two players,
-    teams for maps of ten cycles a side, tron3d for graph boards."""
-    topo = spec.board.topology
-    if not isinstance(topo, GridTopology):
-        return get_ruleset("tron3d")
-    if spec.starts and len(spec.starts[0]) == 10 and players == 2:
-        return get_ruleset("teams")
-    if isinstance(topo, GridTopology) and topo.wrap:
-        return get_ruleset("torus" if players == 2 else "ffa")
-    return get_ruleset("classic" if players == 2 else "ffa")
-
-
 def ask(bot: Bot, view: View) -> Any:
     """Call ``bot.move``; any exception becomes a `Forfeit` reason string."""
     try:
@@ -116,15 +103,7 @@ def collect_moves(
         answer = ask(bot, view)
         if cpu is not None:
             cpu[team] = (time.thread_time_ns() - started) // 1000
-        if isinstance(answer, Forfeit):
-            for c in cycles:
-                moves[c.index] = Forfeit(c.index, answer.reason)
-            continue
-        for index, a in answers_by_cycle(state, cycles, answer):
-            try:
-                moves[index] = read_answer(state, index, a)
-            except ValueError as exc:
-                moves[index] = Forfeit(index, f"bad answer: {exc}")
+        moves.update(team_moves(state, cycles, answer))
     return moves
 
 

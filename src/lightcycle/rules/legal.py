@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from lightcycle.core.moves import Move
+from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import Cycle, GameState
 from lightcycle.core.topology import OFF, GridTopology, Heading
 from lightcycle.rules.fast import windows
@@ -220,3 +220,21 @@ def answers_by_cycle(
             out.append((index, a))
     out += [(c.index, None) for c in cycles if c.index not in seen]
     return out
+
+
+def team_moves(state: GameState, cycles: Sequence[Cycle], answer: Any) -> dict[int, Move | Forfeit]:
+    """A team's answer read strictly into the moves of its moving ``cycles``.
+
+    In the order the team listed them (`answers_by_cycle`; the order the sequential
+    rulesets move a team in). A `Forfeit` answer forfeits every one of ``cycles`` with its
+    reason; an answer `read_answer` refuses forfeits its cycle (``bad answer: ...``).
+    """
+    if isinstance(answer, Forfeit):
+        return {c.index: Forfeit(c.index, answer.reason) for c in cycles}
+    moves: dict[int, Move | Forfeit] = {}
+    for index, a in answers_by_cycle(state, cycles, answer):
+        try:
+            moves[index] = read_answer(state, index, a)
+        except ValueError as exc:
+            moves[index] = Forfeit(index, f"bad answer: {exc}")
+    return moves

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 
+from lightcycle.core.topology import GridTopology
+from lightcycle.maps.spec import MapSpec
 from lightcycle.rules.ruleset import RulesError, Ruleset, TeamSettings, Tron3DSettings
 
 _DUEL_STAGES = (
@@ -141,3 +143,17 @@ def list_rulesets() -> list[Ruleset]:
 
 for _rs in (CLASSIC, TORUS, FFA, TEAMS, TRON3D):
     register(_rs)
+
+
+def default_ruleset(spec: MapSpec, players: int) -> Ruleset:
+    """The ruleset a map suggests, as ``lightcycle play`` chooses it: tron3d on graph
+    boards, teams on maps of ten cycles a side, torus on wrapping grids, ffa beyond two
+    players, else the classic duel."""
+    topo = spec.board.topology
+    if not isinstance(topo, GridTopology):
+        return get_ruleset("tron3d")
+    if spec.starts and len(spec.starts[0]) == 10 and players == 2:
+        return get_ruleset("teams")
+    if topo.wrap:
+        return get_ruleset("torus" if players == 2 else "ffa")
+    return get_ruleset("classic" if players == 2 else "ffa")
