@@ -24,9 +24,8 @@ from lightcycle.core.moves import Forfeit
 from lightcycle.maps.registry import get_map
 from lightcycle.protocols import get_protocol
 from lightcycle.protocols.base import Codec, Params, ProtocolError
-from lightcycle.referee.local import answers_by_cycle
 from lightcycle.rules.engine import new_game, step
-from lightcycle.rules.legal import moves_this_turn, read_answer
+from lightcycle.rules.legal import answers_by_cycle, moves_this_turn, read_answer
 from lightcycle.rules.observe import View
 
 WAIT = 10.0  # seconds the stand-in waits for anything before it gives up
