@@ -704,3 +704,19 @@ def test_bad_actions_and_boards_are_refused() -> None:
         BatchedGames("classic", "arena-10", 0)
     with pytest.raises(ValueError, match="stop_on_death_of"):
         BatchedGames("teams", "court-small", 1, stop_on_death_of=0)
+
+
+def test_thousands_of_random_games_end_as_the_engine_ends_them() -> None:
+    """Over a thousand whole games (walled duel, torus, four-player ffa), every step
+    compared with `rules.engine.step`: the property test's setups, in bulk."""
+    ended = 0
+    for ruleset, map_name, n, players in (
+        ("classic", "arena-10", 64, None),
+        ("torus", "torus-20", 32, None),
+        ("ffa", "arena-15", 32, 4),
+    ):
+        games = BatchedGames(
+            ruleset, map_name, n, players=players, seed=11, autoreset=AutoReset.NEXT_STEP
+        )
+        ended += play_along(games, 11, 120, 0.9, 0.03, 10**9).ended
+    assert ended >= 1000, ended
