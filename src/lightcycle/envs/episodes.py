@@ -57,18 +57,6 @@ def spec_text(spec: object) -> str:
     return f"python:{getattr(code, '__module__', None) or '?'}.{name}"
 
 
-def unique(names: Sequence[str]) -> list[str]:
-    """Number repeated names (``Random``, ``Random 2``), as the referee names its seats."""
-    out: list[str] = []
-    for name in names:
-        k, candidate = 1, name
-        while candidate in out:
-            k += 1
-            candidate = f"{name} {k}"
-        out.append(candidate)
-    return out
-
-
 def agent_seats(state: GameState, names: Sequence[str] | None = None) -> list[Seat]:
     """Seats for a game every cycle of which is an agent (the parallel environment).
 

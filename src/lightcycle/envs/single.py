@@ -41,14 +41,14 @@ from lightcycle.core.moves import Forfeit, Move
 from lightcycle.core.state import GameState
 from lightcycle.envs import render as draw
 from lightcycle.envs.base import OneGameEnv
-from lightcycle.envs.episodes import AGENT, spec_text, unique, with_names
+from lightcycle.envs.episodes import AGENT, spec_text, with_names
 from lightcycle.envs.game import SEED_BOUND, game_over_by_limit, info_of
 from lightcycle.envs.observe import action_mask, observe
 from lightcycle.envs.rewards import pairwise, settled, shaping_reward
 from lightcycle.envs.seats import BotLike, ask, seat_bot, start
 from lightcycle.envs.spaces import action_space, decode_action, observation_space
 from lightcycle.maps.spec import MapSpec
-from lightcycle.replay.model import Replay
+from lightcycle.replay.model import Replay, unique_names
 from lightcycle.rules.engine import step
 from lightcycle.rules.legal import moves_this_turn
 from lightcycle.rules.ruleset import Ruleset
@@ -215,7 +215,7 @@ class LightcycleEnv(OneGameEnv, gymnasium.Env[dict[str, Any], np.int64]):
                 bot = self._bots.get(t)
                 name = bot.display_name if bot is not None else f"Player {t + 1}"
                 seats.append({"name": name, "bot": spec_text(self._specs[t])})
-        shown = unique([s["name"] for s in seats]) if names is None else names
+        shown = unique_names([s["name"] for s in seats]) if names is None else names
         return self._log.replay(self.config.spec, game, with_names(seats, shown))
 
     # -- the bots' turns -------------------------------------------------------------

@@ -56,6 +56,7 @@ from lightcycle.referee.specs import (
     program_name,
     read_bot_file,
 )
+from lightcycle.replay.model import unique_names as unique_names
 from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool
 from lightcycle.sandbox.process import SANDBOX_LEVELS
 
@@ -289,18 +290,6 @@ def preflight(spec: BotSpec, limits: Limits) -> None:
     if spec.kind == "program" and spec.command:
         argv, folder = launch(spec)
         check_readable(argv, folder, limits)
-
-
-def unique_names(names: list[str]) -> list[str]:
-    """Number duplicate names (``Random``, ``Random 2``) so results stay readable."""
-    out: list[str] = []
-    for n in names:
-        k, cand = 1, n
-        while cand in out:
-            k += 1
-            cand = f"{n} {k}"
-        out.append(cand)
-    return out
 
 
 def make_player(spec: BotSpec, limits: Limits, log_dir: Path | None, spares: int = 0) -> Player:

@@ -48,6 +48,20 @@ class CorruptReplayError(ReplayError):
     """A replay whose moves do not re-simulate to its stored outcome."""
 
 
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Number repeated seat names (``Random``, ``Random 2``) so a replay's and a result's
+    seats stay distinguishable: the referee, the server, tournaments and the RL
+    environments all name their seats this way."""
+    out: list[str] = []
+    for n in names:
+        k, cand = 1, n
+        while cand in out:
+            k += 1
+            cand = f"{n} {k}"
+        out.append(cand)
+    return out
+
+
 def encode_move(state: GameState, m: Move | Forfeit | None) -> Token:
     """The replay token for one cycle's move in ``state``."""
     if m is None:
