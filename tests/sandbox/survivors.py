@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 from lightcycle.sandbox import proctree
@@ -17,10 +18,42 @@ def leftovers(proc: BotProcess) -> list[int]:
     return sorted(found)
 
 
+SHARED = ("/dev/shm", "/tmp", "/var/tmp")
+"""The world-writable folders a bot below the full sandbox can leave files in."""
+
+
+def planted(tag: str) -> list[Path]:
+    """The files the uid-level probe (``attacks/uid_level.py tag=TAG``) left in `SHARED`
+    and that are still there (``lightcycle-left-TAG-RANDOM``: one per probe process)."""
+    return sorted(p for where in SHARED for p in Path(where).glob(f"lightcycle-left-{tag}-*"))
+
+
+def ticks_now() -> int:
+    """Clock ticks since boot now: the clock of `lightcycle.sandbox.proctree.start_time`."""
+    with open("/proc/uptime") as f:
+        return int(float(f.read().split()[0]) * os.sysconf("SC_CLK_TCK"))
+
+
+TEST_STARTED = [0]
+"""When the running test began (`ticks_now`); set by the suite's autouse fixture."""
+
+
 def zombie_children() -> set[int]:
-    """This process's children that have exited and not been reaped."""
+    """This process's children that have exited and not been reaped, started during the
+    running test.
+
+    The referee is a subreaper, so an orphan that an earlier test of this worker left
+    running is handed to this process when it ends, maybe in the middle of a later test:
+    that zombie is the earlier test's, and it started before this one began.
+    """
     me = os.getpid()
-    return {p.pid for p in proctree.processes() if p.ppid == me and p.state == "Z"}
+    return {
+        p.pid
+        for p in proctree.processes()
+        if p.ppid == me
+        and p.state == "Z"
+        and (proctree.start_time(p.pid) or TEST_STARTED[0]) >= TEST_STARTED[0]
+    }
 
 
 class Recorder(BotProcess):

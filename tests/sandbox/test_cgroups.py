@@ -212,6 +212,46 @@ def groups_of_a_killed_referee() -> None:  # in the lab
         ref.wait()
 
 
+@pytest.mark.parametrize("reap", ["1", "0"], ids=["strays-reaped", "REAP_STRAYS=0"])
+def test_detection_kills_a_dead_referees_leftovers_only_when_strays_are_reaped(
+    reap: str,
+) -> None:
+    """The first cgroup detection of a process removes dead referees' groups; with
+    ``LIGHTCYCLE_REAP_STRAYS=0`` it leaves a group with processes in it as it is (and
+    still removes the empty ones), as that variable promises."""
+    need_cgroups()
+    run_in_lab(detection_after_a_dead_referee, reap)
+
+
+def detection_after_a_dead_referee(reap: str) -> None:  # in the lab
+    found = cgroups.hierarchy()
+    assert found is not None
+    gone = subprocess.Popen(["true"])
+    start = proctree.start_time(gone.pid)
+    gone.wait()
+    mark = f"{gone.pid}-{start}-{reaper.pid_namespace()}-{uuid.uuid4().hex}"
+    busy = cgroups.BotGroup(found, mark, LIMIT, 8)
+    empty = cgroups.BotGroup(found, f"{gone.pid}-{start}-{reaper.pid_namespace()}-0", LIMIT, 8)
+    left = subprocess.Popen(["sleep", "60"])
+    try:
+        for folder in busy.folders:
+            (folder / "cgroup.procs").write_text(str(left.pid))
+        os.environ["LIGHTCYCLE_REAP_STRAYS"] = reap
+        cgroups.detect.cache_clear()
+        assert isinstance(cgroups.detect(), cgroups.Hierarchy)
+        assert not any(f.exists() for f in empty.folders), "an empty stale group stayed"
+        if reap == "0":
+            assert left.poll() is None, "killed although LIGHTCYCLE_REAP_STRAYS=0"
+            assert all(f.is_dir() for f in busy.folders)
+        else:
+            assert wait_for(lambda: left.poll() is not None), "the leftover survived"
+            assert not any(f.exists() for f in busy.folders)
+    finally:
+        left.kill()
+        left.wait()
+        busy.remove(timeout=5.0)
+
+
 @REAPS
 def test_a_live_referees_groups_are_left_alone() -> None:
     need_cgroups()

@@ -43,6 +43,7 @@ from lightcycle.sandbox import SandboxError, cgroups, check, locate
 from lightcycle.sandbox import bwrap as bwrap_module
 from tests.referee import test_hostile_bots as hostile_bots
 from tests.referee.test_hostile_bots import host  # noqa: F401  (the fixture, reused)
+from tests.sandbox.survivors import planted
 from tests.sandbox.test_attacks import ATTACKS, Attack, parse
 
 pytestmark = pytest.mark.skipif(
@@ -51,7 +52,6 @@ pytestmark = pytest.mark.skipif(
 
 SYSTEM_PY = "/usr/bin/python3"
 WARNING = "warning: bots run with less than the full sandbox here"
-SHARED = ("/dev/shm", "/tmp", "/var/tmp")
 CLI = pytest.mark.xdist_group("hostile-without-system-bwrap")  # one worker makes the seats
 
 
@@ -132,7 +132,7 @@ class Seats:
         return [f"cmd:{SYSTEM_PY} {probe}", f"cmd:{SYSTEM_PY} {reader} root_entry=.pyenv"]
 
     def left(self) -> list[Path]:
-        return [Path(where, f"lightcycle-left-{self.tag}") for where in SHARED]
+        return planted(self.tag)
 
     def open_folders(self) -> None:
         """``chmod -R o+rX``: bubblewrap binds the folders themselves for a pool user id

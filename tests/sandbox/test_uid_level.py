@@ -29,12 +29,11 @@ from pathlib import Path
 import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, SandboxError, cgroups, check, locate, uidlevel
-from tests.sandbox.survivors import leftovers, zombie_children
+from tests.sandbox.survivors import SHARED, leftovers, planted, zombie_children
 from tests.sandbox.test_attacks import ATTACKS, Attack, parse
 
 SYSTEM_PY = "/usr/bin/python3"
 SECRET_VAR = "LIGHTCYCLE_TEST_SECRET"
-SHARED = ("/dev/shm", "/tmp", "/var/tmp")
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only"),
@@ -151,8 +150,8 @@ def test_a_bot_reaches_nothing_of_others(level: str, seats: Seats) -> None:
         neighbour.close(grace=0)
         stand_in.kill()
         stand_in.wait()
-        for where in SHARED:
-            Path(where, f"lightcycle-left-{seats.tag}").unlink(missing_ok=True)
+        for path in planted(seats.tag):
+            path.unlink(missing_ok=True)
 
 
 def test_its_cgroup_is_not_its_to_change(level: str, seats: Seats) -> None:
@@ -163,8 +162,8 @@ def test_its_cgroup_is_not_its_to_change(level: str, seats: Seats) -> None:
     try:
         result = run_probe(level, seats, argv, memory=256 << 20, processes=64)
     finally:
-        for where in SHARED:
-            Path(where, f"lightcycle-left-{seats.tag}").unlink(missing_ok=True)
+        for path in planted(seats.tag):
+            path.unlink(missing_ok=True)
     for name in ("cgroup_memory", "cgroup_pids", "cgroup_leave"):
         want = "BLOCKED" if level == "auto" else "WORKED"
         assert result.outcome(name) == want, (name, result.stderr)
@@ -175,15 +174,14 @@ def test_its_cgroup_is_not_its_to_change(level: str, seats: Seats) -> None:
 def test_files_left_in_shared_folders_are_removed(level: str, seats: Seats) -> None:
     """At ``none`` the bot's files stay (they are the referee's user's: nothing tells
     them apart); at ``uid`` everything its user id owns there goes after the game."""
-    left = [Path(where, f"lightcycle-left-{seats.tag}") for where in SHARED]
     try:
         result = run_probe(level, seats, ["uid_level.py", f"tag={seats.tag}"])
         for name in ("leave_dev_shm", "leave_tmp", "leave_var_tmp"):
             assert result.outcome(name) == "WORKED", result.stderr
-        present = [p for p in left if p.exists()]
-        assert present == ([] if level == "auto" else left)
+        present = [str(p.parent) for p in planted(seats.tag)]
+        assert present == ([] if level == "auto" else sorted(SHARED))
     finally:
-        for p in left:
+        for p in planted(seats.tag):
             p.unlink(missing_ok=True)
 
 
@@ -235,7 +233,6 @@ def test_at_the_full_level_nothing_is_left_either(seats: Seats) -> None:
     why = full_unavailable()
     if why is not None:
         pytest.skip(why)
-    left = [Path(where, f"lightcycle-left-{seats.tag}") for where in SHARED]
     seats.bot.chmod(0o755)  # bubblewrap binds the folder itself: its pool id reads it
     for f in seats.bot.iterdir():
         f.chmod(0o644)
@@ -252,7 +249,7 @@ def test_at_the_full_level_nothing_is_left_either(seats: Seats) -> None:
             proc.close(grace=0)
         result = parse(proc.stderr_tail().decode(errors="replace"))
         assert result.outcome("leave_tmp") == "WORKED", result.stderr  # its own scratch
-        assert [p for p in left if p.exists()] == []
+        assert planted(seats.tag) == []
     finally:
-        for p in left:
+        for p in planted(seats.tag):
             p.unlink(missing_ok=True)

@@ -242,6 +242,7 @@ def test_sandbox_defaults_to_auto_or_the_machine_s_setting(
     assert load_config(write(tmp_path, TWO)).sandbox == "none"
     config = load_config(write(tmp_path, 'sandbox = "full"\n' + TWO))  # the file wins
     assert config.sandbox == "full" and "sandbox" not in config.fingerprint()
+    assert load_config(write(tmp_path, 'sandbox = "uid"\n' + TWO)).sandbox == "uid"
     monkeypatch.setenv("LIGHTCYCLE_SANDBOX", "strong")
     with pytest.raises(TournamentError, match=r"t\.toml: LIGHTCYCLE_SANDBOX='strong'"):
         load_config(write(tmp_path, TWO))
@@ -249,8 +250,23 @@ def test_sandbox_defaults_to_auto_or_the_machine_s_setting(
 
 def test_a_bad_sandbox_names_its_line(tmp_path: Path) -> None:
     path = write(tmp_path, TWO + 'sandbox = "strong"\n')
-    with pytest.raises(TournamentError, match=r'line 3: sandbox = "strong": expected auto, full'):
+    expected = r'line 3: sandbox = "strong": expected auto, full, uid or none'
+    with pytest.raises(TournamentError, match=expected):
         load_config(path)
+
+
+def test_a_uid_sandbox_this_host_cannot_give_is_refused_naming_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lightcycle.sandbox import uidlevel
+
+    (tmp_path / "bot").write_text("#!/bin/sh\n", encoding="utf-8")
+    (tmp_path / "bot").chmod(0o755)
+    text = 'sandbox = "uid"\nprotocol = "jsonl"\nmaps = ["ring"]\nbots = ["random", "cmd:./bot"]\n'
+    config = load_config(write(tmp_path, text))
+    monkeypatch.setattr(uidlevel, "unavailable", lambda: "the uid level needs a root referee")
+    with pytest.raises(TournamentError, match=r'line 1: sandbox = "uid": .*needs a root referee'):
+        make_plan(config)
 
 
 def test_an_unreadable_bot_folder_is_refused_before_anything_is_written(

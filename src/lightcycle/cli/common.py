@@ -69,19 +69,13 @@ def sandbox_level(level: str | None) -> str:
     """
     from lightcycle.referee.players import default_sandbox
     from lightcycle.sandbox import SandboxError
-    from lightcycle.sandbox.check import require
+    from lightcycle.sandbox.levels import require
 
     if level is None:
         level = default_sandbox()
     elif level not in ("none", "uid", "auto", "full"):
         raise SandboxError(f"--sandbox {level!r}: give none, uid, auto or full")
     require(level)
-    if level == "uid":
-        from lightcycle.sandbox.uidlevel import unavailable
-
-        why = unavailable()
-        if why is not None:
-            raise SandboxError(f"--sandbox uid: {why}")
     return level
 
 

@@ -23,7 +23,7 @@ sandbox_app = typer.Typer(
 @sandbox_app.command("check")
 def sandbox_check(
     require: Annotated[
-        Literal["none", "auto", "full"] | None,
+        Literal["none", "uid", "auto", "full"] | None,
         typer.Option(
             "--require",
             help="Exit with status 2, naming what is missing and how to get it, when the "
@@ -51,8 +51,8 @@ def sandbox_check(
     Example: lightcycle sandbox check --require full
     """
     from lightcycle.referee.players import default_sandbox
-    from lightcycle.sandbox.check import require as require_level
     from lightcycle.sandbox.levels import gives_full, level_report
+    from lightcycle.sandbox.levels import require as require_level
 
     with user_errors():
         if level is not None and level not in SANDBOX_LEVELS:

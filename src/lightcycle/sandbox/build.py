@@ -13,8 +13,10 @@ at the build's working directory (`lightcycle.sandbox.bwrap.build`'s ``work``), 
 full folder is ``ENOSPC`` rather than a full host disk, its pages count against the
 build's memory cgroup, and it vanishes with the sandbox whatever ends it (a referee
 killed by SIGKILL leaves no folder behind). Besides the scratch ``/tmp`` it is the only
-place the build can write. Without bubblewrap (``level="none"``, trusted builds) it is a
-host folder, measured after the build.
+place the build can write. At the uid level (a root referee without bubblewrap) it is a
+private copy that only the build's pool user id may write
+(`lightcycle.sandbox.shared.private_folder`); without any sandbox (``level="none"``,
+trusted builds) a host folder. Both are measured after the build.
 
 Files cross the sandbox's wall as tar streams through pipes, never through a host
 folder the build could reach: the source goes in on the build's stdin (so its folder
@@ -353,7 +355,8 @@ def run_build(
         artifacts: paths in the work folder to copy out (files or folders).
         limits: wall time, CPU time, memory, processes, output and sizes.
         level: ``full`` (every protection, else `SandboxError`), ``auto`` (the
-            strongest this host offers) or ``none`` (no bubblewrap: a trusted build,
+            strongest this host offers), ``uid`` (a root referee's pool user id
+            without bubblewrap) or ``none`` (no bubblewrap: a trusted build,
             as the referee's user, with the limits that need no sandbox).
         read_only: more host folders the build may read (a library's headers).
         env: extra environment variables (in the sandbox the environment is otherwise
@@ -498,6 +501,8 @@ def _run(
             take(chunk)
         raw = bot.proc.returncode
         memory_killed = bot.memory_killed()
+        # the folder it wrote: the uid level's private copy goes when the bot is closed
+        grown = 0 if bot.sandboxed else _folder_size(bot.private or work)
     finally:
         bot.close(grace=0)
     channel = bot.stderr_tail()
@@ -514,7 +519,7 @@ def _run(
             f"a process was killed over the memory limit ({limits.memory >> 20} MiB, "
             "the work folder and /tmp counted)"
         )
-    if not bot.sandboxed and limit is None and _folder_size(work) > limits.work_size:
+    if not bot.sandboxed and limit is None and grown > limits.work_size:
         limit = "work folder size"
         problems.append(f"the work folder grew over its {limits.work_size >> 20} MiB")
     copied: list[str] = []

@@ -200,7 +200,10 @@ def detect() -> Hierarchy | str:
 
     v2 first (a host with both mounts v2 for the unified part only, usually without
     controllers), then v1. A probe group is made and removed, so a hierarchy found here
-    works. Leftover groups of dead referees are removed on the way (`remove_stale`).
+    works. Leftover groups of dead referees are removed on the way (`remove_stale`),
+    killing what is left in them, unless ``LIGHTCYCLE_REAP_STRAYS=0`` says strays are
+    left alone: then only the empty ones go (a test that killed its referee on purpose
+    looks at those processes itself).
     """
     try:
         own = own_cgroups(Path("/proc/self/cgroup").read_text())
@@ -218,7 +221,7 @@ def detect() -> Hierarchy | str:
             reasons.append(f"cgroup v{found.version}: cannot make a group ({exc.strerror})")
             continue
         group.remove()
-        _remove_stale(found)
+        _remove_stale(found, kill=os.environ.get("LIGHTCYCLE_REAP_STRAYS") != "0")
         return found
     return "; ".join(reasons)
 
@@ -391,9 +394,10 @@ def _owner_gone(name: str) -> bool:
     return proctree.start_time(owner[0]) != owner[1]
 
 
-def _remove_stale(where: Hierarchy, timeout: float = 1.0) -> list[int]:
+def _remove_stale(where: Hierarchy, timeout: float = 1.0, kill: bool = True) -> list[int]:
     """Remove ``where``'s groups of dead referees (see `remove_stale`); a group whose
-    processes were just killed is retried for up to ``timeout`` seconds."""
+    processes were just killed is retried for up to ``timeout`` seconds. Without
+    ``kill``, a group with processes in it stays as it is."""
     killed: list[int] = []
     stale: list[Path] = []
     for parent in where.parents:
@@ -405,8 +409,11 @@ def _remove_stale(where: Hierarchy, timeout: float = 1.0) -> list[int]:
             if not _owner_gone(name):
                 continue
             folder = parent / name
+            inside = _procs(folder)
+            if inside and not kill:
+                continue
             stale.append(folder)
-            for pid in _procs(folder):
+            for pid in inside:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
                     killed.append(pid)

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from typing import Any
 
-from lightcycle.sandbox import check, locate, reaper
+from lightcycle.sandbox import check, locate, reaper, uidlevel
 from lightcycle.sandbox.limits import Limits, SandboxError
 from lightcycle.sandbox.prefixes import pidns_prefix
 from lightcycle.sandbox.process import BotProcess
@@ -34,6 +34,22 @@ def uses_bwrap(level: str) -> bool:
 def gives_full(level: str) -> bool:
     """Whether bots started at ``level`` get every protection of the full sandbox here."""
     return uses_bwrap(level) and not check.missing_now()
+
+
+def require(level: str) -> None:
+    """Refuse a sandbox level no bot can get here, before any game.
+
+    `check.require` for ``full`` (every protection) and unknown levels; ``uid`` also
+    needs a root referee and ``setpriv`` (`lightcycle.sandbox.uidlevel.unavailable`).
+
+    Raises:
+        SandboxError: the level cannot be given here; the message says why and what to do.
+    """
+    check.require(level)
+    if level == "uid":
+        why = uidlevel.unavailable()
+        if why is not None:
+            raise SandboxError(f"sandbox uid: {why}")
 
 
 def level_report(level: str) -> list[Protection]:

@@ -221,7 +221,8 @@ class BotProcess:
         become_subreaper()  # adopts what the bot leaves, as for `_start_plain`
         self.uid = POOL.acquire()
         try:
-            self.private = shared.private_folder(folder, self.uid, self.mark)
+            writable = self.limits.work is not None  # a build's work folder
+            self.private = shared.private_folder(folder, self.uid, self.mark, writable)
             plan = uidlevel.plan(
                 self.argv, folder, self.private, self.uid, self.limits, self.mark, env, prefix
             )

@@ -10,7 +10,9 @@ be open to every other bot's; and it can write in the host's world-writable fold
   owned by root, group the bot's id, readable by that group alone (mode 0750, files
   0640 or 0750): the bot reads it and cannot change it, other bots cannot enter it, and
   the original folder may stay closed to everybody but root. Special files are not
-  copied; symbolic links are copied as links.
+  copied; symbolic links are copied as links. A build's work folder is made
+  ``writable``: its folders are open to the group for writing too (0770), so the build
+  writes there (its files are its user id's) and nowhere else of the referee's.
 - `sweep` runs after the game, once every process of the bot's user id is gone
   (`kill_uid`): every file or folder that id owns in `SHARED` is removed, also inside
   world-writable folders there. The id is the pool's, used by this one bot at a time
@@ -44,8 +46,9 @@ cost every start)."""
 _DEPTH = 8  # how deep `sweep` follows world-writable folders inside the shared ones
 
 
-def private_folder(folder: Path, gid: int, mark: str) -> Path:
-    """A private copy of ``folder`` for the bot of group ``gid`` (see the module).
+def private_folder(folder: Path, gid: int, mark: str, writable: bool = False) -> Path:
+    """A private copy of ``folder`` for the bot of group ``gid`` (see the module);
+    ``writable``: its folders are group-writable (a build's work folder).
 
     Raises:
         SandboxError: the folder is bigger than `COPY_LIMIT`, or cannot be read.
@@ -53,12 +56,13 @@ def private_folder(folder: Path, gid: int, mark: str) -> Path:
     top = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{mark}-"))  # 0700, root's, unguessable
     try:
         total = 0
+        mode = 0o770 if writable else 0o750
         for here, dirs, files in os.walk(folder):
             rel = Path(here).relative_to(folder)
             target = top / rel
             if rel != Path("."):
                 target.mkdir()
-                _own(target, gid, 0o750)
+                _own(target, gid, mode)
             for name in [*dirs]:
                 if os.path.islink(os.path.join(here, name)):
                     dirs.remove(name)
@@ -80,7 +84,7 @@ def private_folder(folder: Path, gid: int, mark: str) -> Path:
                         )
                     shutil.copyfile(src, dst, follow_symlinks=False)
                     _own(dst, gid, 0o750 if info.st_mode & 0o111 else 0o640)
-        _own(top, gid, 0o750)  # last: the bot can enter only once it is whole
+        _own(top, gid, mode)  # last: the bot can enter only once it is whole
     except OSError as exc:
         remove_private(top)
         raise SandboxError(f"cannot copy the bot folder {folder}: {exc}") from exc

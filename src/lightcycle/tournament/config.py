@@ -84,7 +84,7 @@ class TournamentConfig:
         workers: matches played at once (``None``: one per core).
         memory_mb: memory limit of bot programs.
         isolate: process isolation of bot programs (``auto``, ``pidns``, ``none``).
-        sandbox: the sandbox of bot programs (``auto``, ``full``, ``none``; default
+        sandbox: the sandbox of bot programs (``auto``, ``full``, ``uid``, ``none``; default
             ``$LIGHTCYCLE_SANDBOX``, else ``auto``): docs/sandbox.md.
     """
 
@@ -238,7 +238,7 @@ _KNOWN = {
     "workers": "a whole number >= 1, e.g. workers = 4",
     "memory_mb": "a whole number of MiB, e.g. memory_mb = 512",
     "isolate": "auto, pidns or none",
-    "sandbox": "auto, full or none",
+    "sandbox": "auto, full, uid or none",
 }
 _TIME_KEYS = set(TimeControl().to_dict())
 _BOT_KEYS = {"spec", "name", "protocol"}
@@ -381,7 +381,7 @@ def load_config(
             sandbox = default_sandbox()
         except SandboxError as exc:
             raise TournamentError(f"{path}: {exc} (or set sandbox in the file)") from None
-    elif sandbox not in ("auto", "full", "none"):
+    elif sandbox not in ("auto", "full", "uid", "none"):
         raise r.expect("sandbox", sandbox)
     out_text = r.string("out")
     base = path.parent

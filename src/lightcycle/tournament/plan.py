@@ -25,7 +25,7 @@ from lightcycle.rules.engine import new_game
 from lightcycle.rules.ruleset import RulesError, Ruleset
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import Limits, SandboxError
-from lightcycle.sandbox.check import require
+from lightcycle.sandbox.levels import require
 from lightcycle.sandbox.process import pidns_prefix
 from lightcycle.tournament.config import FORMATS, TournamentConfig, TournamentError
 from lightcycle.tournament.elimination import Elimination
@@ -256,8 +256,9 @@ def _check_programs(config: TournamentConfig, specs: list[BotSpec], filler: BotS
 
 
 def _check_sandbox(config: TournamentConfig, specs: list[BotSpec], filler: BotSpec) -> None:
-    """Refuse, before anything is written, a sandbox this host cannot give (``full``) and
-    a bot folder the sandboxed bot could not read, naming the line in the file."""
+    """Refuse, before anything is written, a sandbox this host cannot give (``full``,
+    ``uid``) and a bot folder the sandboxed bot could not read, naming the line in the
+    file."""
     try:
         require(config.sandbox)
     except SandboxError as exc:

@@ -176,6 +176,16 @@ def test_the_example_contests_play_elimination_rounds(
     assert c.official.group_size == c.players  # the course's games, whole
 
 
+@pytest.mark.parametrize("level", ["auto", "full", "uid"])
+def test_the_judge_takes_each_confining_sandbox_by_name(tmp_path: Path, level: str) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text(
+        f'[contest]\nname = "c"\nruleset = "torus@1"\nmaps = ["torus-20"]\n'
+        f'[judge]\nsandbox = "{level}"\n'
+    )
+    assert load_contest(path).judge.sandbox == level
+
+
 @pytest.mark.parametrize(("line", "message", "text"), bad_contests())
 def test_bad_contest_files_are_refused_in_one_line(
     tmp_path: Path, line: str, message: str, text: str

@@ -8,8 +8,9 @@ Arguments: ``shadow=PATH`` (a root-only file), ``neighbour=PATH`` and ``original
 (a file in another bot's folder as that bot sees it, and in its original folder),
 ``referee=PID`` and ``needle=TEXT`` (a process standing for the referee and a word of its
 environment), ``pipes=PID`` (another bot's program), ``tag=TEXT`` (names the files it
-leaves). Unconfined (run by root) every attempt works and changes nothing that outlives
-the test: cgroup limits are written to the bot's own group, removed after it.
+leaves: ``lightcycle-left-TAG-RANDOM``). Unconfined (run by root) every attempt works and
+changes nothing that outlives the test: cgroup limits are written to the bot's own group,
+removed after it.
 """
 
 import os
@@ -134,9 +135,13 @@ def main(a: dict[str, str]) -> None:
         else:
             report("cgroup_memory", False, f"ENOENT no cgroup found: {groups_of}")
     tag = a.get("tag", "x")
+    unique = os.urandom(6).hex()
     for where in ("/dev/shm", "/tmp", "/var/tmp"):
         name = where.strip("/").replace("/", "_")
-        attempt(f"leave_{name}", lambda w=where: plant(f"{w}/lightcycle-left-{tag}"))
+        # a part of its own: the next game's spare runs this while the last one's files
+        # are still there (and a pid is the same in each game's PID namespace)
+        planted = f"{where}/lightcycle-left-{tag}-{unique}"
+        attempt(f"leave_{name}", lambda path=planted: plant(path))
     if "cgroups" in a and memory:
         attempt("cgroup_leave", lambda: leave_group(memory))
     attempt("become_root", become_root)  # last: it changes everything after it

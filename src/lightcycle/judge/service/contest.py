@@ -27,8 +27,9 @@ BUILTIN_LANGUAGES = ("python", "c", "cpp")
 """Languages the judge knows how to build and run without being told
 (`lightcycle.judge.service.languages`)."""
 
-SANDBOX_LEVELS = ("auto", "full")
-"""What ``[judge] sandbox`` may say: a judge never runs student code unconfined."""
+SANDBOX_LEVELS = ("auto", "full", "uid")
+"""What ``[judge] sandbox`` may say: a judge never runs student code unconfined (``uid``:
+a root judge's pool user ids where bubblewrap cannot run, docs/sandbox.md)."""
 
 OFFICIAL_MODES = ("elimination", "ladder", "none")
 """What ``[official] mode`` may say: the course's elimination rounds, a continuous rated
@@ -134,7 +135,8 @@ class JudgeSpec:
         workers: workers ``judge serve`` starts (0: only separate ``judge worker``s).
         host: the website's address.
         port: the website's port.
-        sandbox: ``full`` (every protection, else refuse to start) or ``auto``.
+        sandbox: ``full`` (every protection, else refuse to start), ``auto`` (the
+            strongest this host gives) or ``uid`` (pool user ids without bubblewrap).
     """
 
     database: str = "sqlite:///judge.db"

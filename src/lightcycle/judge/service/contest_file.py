@@ -68,7 +68,7 @@ _KEYS: dict[str, dict[str, str]] = {
         "workers": "a whole number >= 0, e.g. workers = 2",
         "host": 'an address to listen on, e.g. host = "127.0.0.1"',
         "port": "a port number 1-65535, e.g. port = 8080",
-        "sandbox": 'full or auto, e.g. sandbox = "full"',
+        "sandbox": 'full, auto or uid, e.g. sandbox = "full"',
     },
     "official": {
         "mode": 'elimination, ladder or none, e.g. mode = "elimination"',
