@@ -68,10 +68,20 @@ def test_by_map_adds_a_table_per_map_and_json_has_it_always() -> None:
     assert r.exit_code == 0, r.output
     by_map = r.output.split("By map")[1]
     assert "arena-10@1" in by_map and "ring@1" in by_map and "A ms" in by_map
+    phases = r.output.split("Time per move by phase")[1]
+    assert "first" in phases and "middle" in phases
     r = runner.invoke(app, [*args, "--maps", "arena-10,ring", "--json"])
     data = json.loads(r.stdout)
     assert sorted(line["map"] for line in data["by_map"]) == ["arena-10@1", "ring@1"]
     assert sum(line["games"] for line in data["by_map"]) == 4
+    # the time per move by phase: every timed move of every game, each in one phase
+    for line in data["by_map"]:
+        assert "first" in line["a_phases"] and line["a_phases"]["first"]["moves"] == line["games"]
+    for pair in data["pairs"]:
+        for game in pair["games"]:
+            for side in (0, 1):
+                timed = sum(moves for moves, _ in game["phase_time"][side].values())
+                assert timed == game["moves"][side]
 
 
 def test_sprt_decision_is_reported() -> None:

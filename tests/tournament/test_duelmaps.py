@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from lightcycle.tournament.duel import GameResult, PairResult
-from lightcycle.tournament.duelmaps import by_map
+from lightcycle.tournament.duelmaps import by_map, by_phase
 
 
 def _game(pair: int, game: int, name: str, score: float, **kw: object) -> GameResult:
@@ -66,3 +66,18 @@ def test_a_one_sided_map_writes_an_unbounded_elo_as_text() -> None:
     (line,) = by_map([_pair(0, "arena@1", 1.0, 1.0), _pair(1, "arena@1", 1.0, 1.0)])
     data = line.to_dict()
     assert data["score"] == 1.0 and data["elo"] == "inf"
+
+
+def test_time_by_phase_is_summed_per_side_and_map() -> None:
+    a = {"first": [1, 0.5], "middle": [4, 0.2]}
+    b = {"first": [1, 0.1], "separated": [9, 0.009]}
+    pairs = [_pair(0, "ring@1", 1.0, 0.0, phase_time=[a, b])]
+    (line,) = by_map(pairs)
+    mine, theirs = line.phases
+    assert list(mine) == ["first", "middle"] and list(theirs) == ["first", "separated"]
+    assert mine["middle"].moves == 8 and math.isclose(mine["middle"].ms, 50.0)  # 0.4 s / 8
+    assert math.isclose(theirs["separated"].ms, 1.0)
+    assert line.to_dict()["a_phases"]["first"] == {"moves": 2, "ms": 500.0}
+    sides = by_phase(g for p in pairs for g in p.games)
+    assert sides == line.phases
+    assert by_phase([]) == ({}, {})

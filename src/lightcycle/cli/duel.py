@@ -33,6 +33,7 @@ from lightcycle.cli.runs import INTERRUPTED, RunOptionError, check_free, counted
 from lightcycle.cli.tournament import ExecutorOption, RayAddressOption, ray_executor
 
 if TYPE_CHECKING:
+    from lightcycle.tournament.duelmaps import PhaseTime
     from lightcycle.tournament.duelresult import DuelResult
     from lightcycle.tournament.duelstats import DuelProgress
     from lightcycle.tournament.pairs import PairResult
@@ -118,7 +119,8 @@ def duel(
         typer.Option(
             "--by-map",
             help="Also show the results map by map, worst for A first (score, Elo, time "
-            "per move of both sides, failures): where a bot loses.",
+            "per move of both sides and A's by phase, failures), and both sides' time per "
+            "move by phase of the game: where a bot loses, and where its clock goes.",
         ),
     ] = False,
     executor: ExecutorOption = "process",
@@ -236,6 +238,7 @@ def _show(result: DuelResult, out: Path | None, as_json: bool, maps: bool = Fals
     console.print(report(result))
     if maps and result.pairs:
         console.print(map_report(result))
+        console.print(phase_report(result))
     if out is not None:
         console.print(f"results.json, replays and logs in {out}/", highlight=False)
 
@@ -347,6 +350,37 @@ def report(result: DuelResult) -> Group:
     return Group(table, *lines)
 
 
+def _by_phase(phases: dict[str, PhaseTime]) -> str:
+    """``opening/middle/separated`` mean ms a move, ``-`` for a phase not reached."""
+    return "/".join(
+        f"{phases[p].ms:.0f}" if p in phases else "-" for p in ("opening", "middle", "separated")
+    )
+
+
+def phase_report(result: DuelResult) -> Table:
+    """Both bots' time per move by phase of the game over the whole duel
+    (`lightcycle.rules.phases`): where a bot spends its clock, and where it does not."""
+    from lightcycle.rules.phases import PHASES
+    from lightcycle.tournament.duelmaps import by_phase
+
+    a, b = result.bots
+    sides = by_phase(g for pair in result.pairs for g in pair.games)
+    table = Table(title="Time per move by phase", header_style="bold")
+    for col in ("phase", "moves", f"A ms ({a.name})", f"B ms ({b.name})"):
+        table.add_column(col, justify="left" if col == "phase" else "right")
+    for phase in PHASES:
+        if phase not in sides[0] and phase not in sides[1]:
+            continue
+        ta, tb = sides[0].get(phase), sides[1].get(phase)
+        table.add_row(
+            phase,
+            str(ta.moves if ta else 0),
+            f"{ta.ms:.1f}" if ta else "-",
+            f"{tb.ms:.1f}" if tb else "-",
+        )
+    return table
+
+
 def map_report(result: DuelResult) -> Table:
     """The duel map by map (`duelmaps.by_map`), worst score for A first."""
     from lightcycle.tournament.duelmaps import by_map
@@ -355,7 +389,8 @@ def map_report(result: DuelResult) -> Table:
     table = Table(title=f"By map, A = {a.name}, B = {b.name}", header_style="bold")
     # no Elo column: a map's few pairs give intervals too wide to read (results.json
     # has them, by_map)
-    columns = ["map", "games", "W", "D", "L", "score", "A ms", "B ms", "fails", "turns"]
+    columns = ["map", "games", "W", "D", "L", "score", "A ms", "B ms", "A ms o/m/s"]
+    columns += ["fails", "turns"]
     for col in columns:
         if col == "map":  # a map's name is what the table is for: never cut short
             table.add_column(col, no_wrap=True, min_width=max(len(m) for m in result.maps))
@@ -372,6 +407,7 @@ def map_report(result: DuelResult) -> Table:
             f"{line.score:.1%}",
             f"{line.ms[0]:.1f}",
             f"{line.ms[1]:.1f}",
+            _by_phase(line.phases[0]),
             f"{line.failures[0]}/{line.failures[1]}",
             f"{line.turns:.0f}",
         )

@@ -4,7 +4,9 @@ A duel's total can hide a map lost nearly every time behind maps won nearly ever
 a student comparing two versions, or a maintainer hunting a search's systematic losses,
 needs to see the map. Each row counts the map's side-swapped pairs the way the whole duel
 is counted (pentanomial Elo, pairs as samples), with both sides' time per move, so a
-map where a bot thinks too little or too long shows up beside its score.
+map where a bot thinks too little or too long shows up beside its score, and that time
+by the phase of the game (`lightcycle.rules.phases`: the first move, the opening, the
+middle game, separated), so a bot that stops early where the game is decided shows too.
 """
 
 from __future__ import annotations
@@ -13,8 +15,46 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from lightcycle.tournament.pairs import PairResult
+from lightcycle.rules.phases import PHASES
+from lightcycle.tournament.pairs import GameResult, PairResult
 from lightcycle.tournament.stats import EloEstimate, Pentanomial, Trinomial
+
+
+@dataclass(frozen=True)
+class PhaseTime:
+    """One side's timed moves in one phase of the game.
+
+    Attributes:
+        moves: the moves timed.
+        seconds: their total time.
+    """
+
+    moves: int
+    seconds: float
+
+    @property
+    def ms(self) -> float:
+        """Mean milliseconds a move (0 with no move)."""
+        return 1000 * self.seconds / self.moves if self.moves else 0.0
+
+    def to_dict(self) -> dict[str, float]:
+        """Plain data for ``results.json``."""
+        return {"moves": self.moves, "ms": round(self.ms, 3)}
+
+
+def by_phase(games: Iterable[GameResult]) -> tuple[dict[str, PhaseTime], dict[str, PhaseTime]]:
+    """Each side's time per move by phase over ``games``, in `PHASES` order."""
+    sums: list[dict[str, list[float]]] = [{}, {}]
+    for g in games:
+        for side in (0, 1):
+            for phase, (moves, secs) in g.phase_time[side].items():
+                entry = sums[side].setdefault(phase, [0, 0.0])
+                entry[0] += moves
+                entry[1] += secs
+    out = tuple(
+        {p: PhaseTime(int(side[p][0]), side[p][1]) for p in PHASES if p in side} for side in sums
+    )
+    return out[0], out[1]
 
 
 @dataclass(frozen=True)
@@ -30,6 +70,7 @@ class MapLine:
         failures: ``(A's, B's)`` games lost to a verdict other than ok (time-out,
             crash...).
         turns: mean turns a game.
+        phases: ``(A's, B's)`` `PhaseTime` by phase (phases with no timed move left out).
     """
 
     map: str
@@ -39,6 +80,7 @@ class MapLine:
     ms: tuple[float, float]
     failures: tuple[int, int]
     turns: float
+    phases: tuple[dict[str, PhaseTime], dict[str, PhaseTime]] = ({}, {})
 
     @property
     def score(self) -> float:
@@ -69,6 +111,8 @@ class MapLine:
             "a_failures": self.failures[0],
             "b_failures": self.failures[1],
             "turns": round(self.turns, 2),
+            "a_phases": {k: v.to_dict() for k, v in self.phases[0].items()},
+            "b_phases": {k: v.to_dict() for k, v in self.phases[1].items()},
         }
 
 
@@ -120,6 +164,7 @@ def by_map(pairs: Iterable[PairResult]) -> list[MapLine]:
                 ms=(ms[0], ms[1]),
                 failures=(failed[0], failed[1]),
                 turns=turns / games if games else 0.0,
+                phases=by_phase(g for pair in group for g in pair.games),
             )
         )
     lines.sort(key=lambda line: (line.score, line.map))

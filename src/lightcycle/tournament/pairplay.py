@@ -18,6 +18,7 @@ from types import FrameType
 
 from lightcycle.referee.game import GameRecord, play_game
 from lightcycle.referee.players import Player, ProgramPlayer
+from lightcycle.rules.phases import PhaseLog
 from lightcycle.tournament.pairs import GameResult, PairResult, PairTask
 from lightcycle.tournament.workers import PlayerCache, kept_map, save_replay, worker_players
 
@@ -47,6 +48,7 @@ def play_pair(task: PairTask, players: PlayerCache | None = None) -> PairResult:
             seats = [pa, pb] if a_seat == 0 else [pb, pa]
             controls = list(task.controls) if a_seat == 0 else list(reversed(task.controls))
             prefix = f"pair-{task.index + 1:04d}-{g}"
+            phases = PhaseLog()
             record = play_game(
                 seats,
                 task.map,
@@ -54,10 +56,11 @@ def play_pair(task: PairTask, players: PlayerCache | None = None) -> PairResult:
                 seed=task.seed,
                 controls=controls,
                 log_prefix=prefix,
+                on_turn=phases,
                 extra_params=task.extra_params,
             )
             replay = save_replay(record, out, prefix)
-            games.append(_game_result(task, g, a_seat, record, replay))
+            games.append(_game_result(task, g, a_seat, record, replay, phases))
         starts = [_starts(pa) - before[0], _starts(pb) - before[1]]
     finally:
         if players is None:
@@ -66,7 +69,12 @@ def play_pair(task: PairTask, players: PlayerCache | None = None) -> PairResult:
 
 
 def _game_result(
-    task: PairTask, game: int, a_seat: int, record: GameRecord, replay: str | None
+    task: PairTask,
+    game: int,
+    a_seat: int,
+    record: GameRecord,
+    replay: str | None,
+    phases: PhaseLog | None = None,
 ) -> GameResult:
     ranks = record.outcome.ranks
     b_seat = 1 - a_seat
@@ -89,6 +97,11 @@ def _game_result(
         info=[dict(s.info) for s in seats],
         replay=replay,
         sandbox=[sandbox[a_seat], sandbox[b_seat]],
+        phase_time=(
+            [phases.times(record.replay.times, a_seat), phases.times(record.replay.times, b_seat)]
+            if phases is not None
+            else [{}, {}]
+        ),
     )
 
 

@@ -41,6 +41,9 @@ class GameResult:
         replay: the replay's path relative to the output folder, if written.
         sandbox: ``[A's, B's]`` what confined each program in this game
             (`lightcycle.sandbox.levels.seat_record`), ``None`` for an in-process bot.
+        phase_time: ``[A's, B's]`` ``{phase: [moves, seconds]}``: the timed moves by the
+            phase of the position they were played from (`lightcycle.rules.phases`);
+            empty where the referee kept no move times.
     """
 
     pair: int
@@ -58,6 +61,7 @@ class GameResult:
     info: list[dict[str, float]]
     replay: str | None = None
     sandbox: list[dict[str, Any] | None] = field(default_factory=lambda: [None, None])
+    phase_time: list[dict[str, list[float]]] = field(default_factory=lambda: [{}, {}])
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for ``results.json``."""
@@ -77,6 +81,10 @@ class GameResult:
             "info": [dict(i) for i in self.info],
             "replay": self.replay,
             "sandbox": list(self.sandbox),
+            "phase_time": [
+                {k: [int(v[0]), round(v[1], 6)] for k, v in side.items()}
+                for side in self.phase_time
+            ],
         }
 
 
