@@ -395,7 +395,7 @@ def map_report(result: DuelResult) -> Table:
         if col == "map":  # a map's name is what the table is for: never cut short
             table.add_column(col, no_wrap=True, min_width=max(len(m) for m in result.maps))
         else:
-            table.add_column(col, justify="right", no_wrap=col in ("score", "fails"))
+            table.add_column(col, justify="right", no_wrap=col in ("score", "fails", "A ms o/m/s"))
     for line in by_map(result.pairs):
         t = line.trinomial
         table.add_row(

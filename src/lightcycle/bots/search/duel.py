@@ -60,10 +60,17 @@ collector, so a collection during anyone's move never walks the table."""
 
 
 def separated(kernel: Kernel, a: int, b: int, occ: int) -> bool:
-    """Whether no free path joins the cycles on ``a`` and ``b`` any more (``occ``: every
-    blocked cell, heads included)."""
+    """Whether no free cell is reachable by both cycles on ``a`` and ``b`` any more
+    (``occ``: every blocked cell, heads included).
+
+    Heads side by side with no free cell between them are apart: a cycle cannot enter
+    the other's head (it is a trail), so only a common free cell lets them meet. Taken
+    as together, such a position went to the middle game's search, whose separated
+    leaves are only bounded, and it chose a fill 3 cells short of the proven one (a lost
+    game against the 2010 champion, tests/bots/search/vectors/duel.txt).
+    """
     region = kernel.flood(1 << a, kernel.full & ~occ)
-    return not (kernel.expand(region | (1 << a)) & (1 << b))
+    return not (kernel.expand(region) & (1 << b))
 
 
 class _Abort(Exception):
