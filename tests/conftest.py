@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -25,6 +26,15 @@ pytest_plugins = ["tests.storage.postgres"]
 # tests/referee kill referees on purpose and then look at their bots, while other
 # workers run commands whose start would reap those bots as strays.
 os.environ["LIGHTCYCLE_REAP_STRAYS"] = "0"
+
+# A test run started in the background by a script (`cmd &` without job control: CI
+# runners, nohup'd loops) inherits an ignored SIGINT, and so would every command the
+# tests start: the Ctrl-C tests would send SIGINT to programs that ignore it, as they
+# should (a background job ignores the terminal's interrupt). A handler here instead of
+# the ignore lets each started program begin with SIGINT at its default, as under a
+# terminal. (SIGHUP is set per test: tests/referee/test_referee_death.py.)
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 TOOLS = (
     ("chromium", "scripts/install-browser"),  # the viewer's browser tests
