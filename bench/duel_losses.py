@@ -170,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--losses", action="store_true", help="classify losses only")
     parser.add_argument("--json", type=Path, help="write every decided game's details here")
     args = parser.parse_args(argv)
+    if not (args.out / "results.json").is_file():
+        parser.error(f"{args.out}: no results.json (give the --out folder of a finished duel)")
     decided = classify(args.out, args.back, args.long, args.move_time, args.losses)
     table: Counter[tuple[str, str]] = Counter()
     for d in decided:

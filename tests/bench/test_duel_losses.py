@@ -54,3 +54,12 @@ def test_the_command_prints_its_table_and_writes_json(
     out = capsys.readouterr().out
     assert "lost" in out and "won" in out
     assert isinstance(json.loads(target.read_text()), list)
+
+
+def test_a_folder_without_a_duel_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([str(tmp_path)])
+    assert exc.value.code == 2
+    assert "no results.json (give the --out folder of a finished duel)" in capsys.readouterr().err
