@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from lightcycle.sandbox import lifeline as lifeline_module
 from lightcycle.sandbox import locate
 from lightcycle.sandbox.limits import Limits, SandboxError
 
@@ -201,6 +202,7 @@ def build(
     read_only: Sequence[Path] = (),
     info_fd: int | None = None,
     work: int | None = None,
+    lifeline: Path | None = None,
 ) -> Plan:
     """The ``bwrap`` command that runs ``argv`` in ``cwd`` (see the module docstring).
 
@@ -221,6 +223,9 @@ def build(
             read-only bind of the host folder: a build's work folder
             (`lightcycle.sandbox.build`), gone with the sandbox whatever ends it, and
             full at its size (``ENOSPC``) rather than filling the host's disk.
+        lifeline: the referee's lifeline (`lightcycle.sandbox.lifeline`), bound
+            read-only and checked inside before the command runs: a bot whose referee
+            died while bubblewrap set the sandbox up ends there.
     """
     bwrap = bwrap_path()
     if bwrap is None:
@@ -253,6 +258,12 @@ def build(
         cmd += _binds(folders)
         cmd += ["--perms", "0777", "--size", str(work), "--tmpfs", str(cwd)]
         protections += ["read-only system", f"work folder {work >> 20} MiB (tmpfs)"]
+    check: tuple[str, ...] = ()
+    if lifeline is not None:
+        check = lifeline_module.check_prefix(lifeline_module.INSIDE)
+    if check:
+        cmd += ["--perms", "0755", "--dir", "/run", "--ro-bind", str(lifeline)]
+        cmd.append(lifeline_module.INSIDE)
     cmd += ["--remount-ro", "/", "--chdir", str(cwd)]
     fds: tuple[int, ...] = ()
     if seccomp_fd is not None:
@@ -263,6 +274,7 @@ def build(
         cmd += ["--info-fd", str(info_fd)]
         fds = (*fds, info_fd)
     cmd.append("--")
+    cmd += check
     if uid is not None:
         setpriv = setpriv_path()
         if setpriv is None:

@@ -39,7 +39,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from lightcycle.sandbox import bwrap, cgroups, check, proctree, reaper, shared, uidlevel
+from lightcycle.sandbox import bwrap, cgroups, check, lifeline, proctree, reaper, shared, uidlevel
 from lightcycle.sandbox.innerpid import InnerPid
 from lightcycle.sandbox.limits import MARK, SANDBOX_LEVELS, Limits, SandboxError, describe_status
 from lightcycle.sandbox.prefixes import (
@@ -204,13 +204,23 @@ class BotProcess:
         return SPAWNER.run(start)
 
     def _pidns(self) -> tuple[str, ...]:
-        """The PID namespace prefix the limits ask for (``()``: none); sets `isolated`."""
+        """The PID namespace prefix the limits ask for (``()``: none); sets `isolated`.
+
+        ``unshare --fork`` forks once more, and its child asks for its parent-death
+        signal only after the fork: the prefix ends with the lifeline's check
+        (`lightcycle.sandbox.lifeline`), so a bot whose referee died in between ends
+        before its program runs.
+        """
         prefix: tuple[str, ...] = ()
         if self.limits.isolate != "none":
             prefix = pidns_prefix()
             if not prefix and self.limits.isolate == "pidns":
                 raise SandboxError("PID namespaces are not available here (isolate='pidns')")
         self.isolated = bool(prefix)
+        if prefix:
+            file = lifeline.path()
+            if file is not None:
+                prefix = (*prefix, *lifeline.check_prefix(str(file)))
         return prefix
 
     def _start_uid(self, cwd: str | os.PathLike[str] | None, env: Mapping[str, str]) -> None:
@@ -312,6 +322,7 @@ class BotProcess:
                 read_only=[Path(p) for p in read_only],
                 info_fd=info_write,
                 work=limits.work,
+                lifeline=lifeline.path(),
             )
             self.protections = (*plan.protections, *self._cgroup_protections())
 

@@ -10,7 +10,8 @@ Three layers, each covering what the one before cannot:
   referee killed before the signal is set is caught by `start_prefix`'s check). In a
   PID namespace that process is ``unshare`` (or bubblewrap, with ``--die-with-parent``),
   whose child is the namespace's init: its death takes every process of the namespace
-  with it. Without a namespace the bot's own children have no such signal (it is
+  with it (that child asks for its own signal after its fork; a referee killed in
+  between is caught by `lightcycle.sandbox.lifeline`'s check). Without a namespace the bot's own children have no such signal (it is
   cleared on ``fork``), hence
 - **the reaper**: each bot's environment carries a mark that names its referee (pid,
   start time and PID namespace, `new_mark`); `strays` finds every marked process whose

@@ -14,7 +14,7 @@ import contextlib
 import os
 import signal
 
-from lightcycle.sandbox import build, cgroups, reaper, shared
+from lightcycle.sandbox import build, cgroups, lifeline, reaper, shared
 
 
 def reap_strays() -> list[int]:
@@ -24,7 +24,8 @@ def reap_strays() -> list[int]:
     Also removes the cgroups of dead referees (`lightcycle.sandbox.cgroups.remove_stale`),
     killing what is left in them, their builds' work folders
     (`lightcycle.sandbox.build.remove_stale`) and their uid-level bots' private folders
-    (`lightcycle.sandbox.shared.remove_stale`). Their parent (the host's init, or this
+    (`lightcycle.sandbox.shared.remove_stale`) and their lifelines
+    (`lightcycle.sandbox.lifeline.remove_stale`). Their parent (the host's init, or this
     process where it is their subreaper) reaps them; a stray in a PID namespace takes the
     rest of its namespace with it.
     """
@@ -35,4 +36,5 @@ def reap_strays() -> list[int]:
     killed = cgroups.remove_stale()
     build.remove_stale()
     shared.remove_stale()
+    lifeline.remove_stale()
     return sorted({*found, *killed})
