@@ -66,7 +66,9 @@ stop.set()
 
 REFEREE = """
 import json, sys, time
-from lightcycle.sandbox import BotProcess, Limits
+from lightcycle.sandbox import BotProcess, Limits, lifeline
+if sys.argv[1:] == ["no-undertaker"]:
+    lifeline.start_undertaker = lambda file: None
 bot = BotProcess([sys.executable, "-c", "import time; time.sleep(120)"], limits=Limits())
 print(json.dumps({"pid": bot.pid, "folders": [str(f) for f in bot.cgroup.folders]}), flush=True)
 time.sleep(120)
@@ -180,19 +182,21 @@ REAPS = pytest.mark.xdist_group("referee-deaths")  # as tests/referee/test_refer
 # a reaper run here must not end the bots another test is looking at
 
 
-def test_a_referee_killed_with_sigkill_leaves_its_groups_to_the_reaper() -> None:
-    """The empty group of a dead referee stays until `reap_strays` (a referee's next
-    start) removes it: without that pass it would be left for good.
+@pytest.mark.parametrize("undertaker", ["undertaker", "no-undertaker"])
+def test_a_referee_killed_with_sigkill_leaves_no_group(undertaker: str) -> None:
+    """A dead referee's groups are removed by its undertaker at once
+    (`lightcycle.sandbox.undertaker`); without one, they stay until `reap_strays` (a
+    referee's next start) removes them: without that pass they would be left for good.
 
     In a PID namespace of its own (`tests.sandbox.lab`): a referee starting elsewhere
     meanwhile would remove the dead referee's group before this test looks at it.
     """
     need_cgroups()
-    run_in_lab(groups_of_a_killed_referee)
+    run_in_lab(groups_of_a_killed_referee, undertaker)
 
 
-def groups_of_a_killed_referee() -> None:  # in the lab
-    ref = subprocess.Popen([PY, "-c", REFEREE], stdout=subprocess.PIPE, text=True)
+def groups_of_a_killed_referee(undertaker: str) -> None:  # in the lab
+    ref = subprocess.Popen([PY, "-c", REFEREE, undertaker], stdout=subprocess.PIPE, text=True)
     try:
         assert ref.stdout is not None
         info = json.loads(ref.stdout.readline())
@@ -203,6 +207,11 @@ def groups_of_a_killed_referee() -> None:  # in the lab
         assert wait_for(lambda: not any(cgroups._procs(f) for f in folders)), (
             "the bot outlived its referee"
         )
+        if undertaker == "undertaker":
+            assert wait_for(lambda: not any(f.exists() for f in folders)), (
+                "the undertaker left the dead referee's group"
+            )
+            return
         time.sleep(0.2)
         assert all(f.is_dir() for f in folders), "nothing to reap: the test proves nothing"
         reap_strays()

@@ -91,7 +91,8 @@ def _orphaned_lifeline(folder: Path) -> Path:
 def test_a_bot_whose_referee_is_gone_does_not_run(
     level: str, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lifeline, "path", lambda: _orphaned_lifeline(folder))
+    orphaned = _orphaned_lifeline(folder)
+    monkeypatch.setattr(lifeline, "path", lambda: orphaned)
     status, out = _output(_start(level, folder))
     assert out == b"", f"the bot ran with its referee gone ({level}): {out!r}"
     assert status == 0

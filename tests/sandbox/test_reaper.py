@@ -47,9 +47,10 @@ time.sleep(120)
 
 REFEREE = """
 import json, sys, time
-from lightcycle.sandbox import BotProcess, Limits, reaper
+from lightcycle.sandbox import BotProcess, Limits, lifeline, reaper
 if sys.argv[2] == "without":
-    reaper.death_prefix = lambda: ()  # the attack: no parent-death signal
+    reaper.death_prefix = lambda: ()  # the attack: no parent-death signal,
+    lifeline.start_undertaker = lambda file: None  # and no undertaker
 bot = BotProcess([sys.executable, "-c", sys.argv[3]], limits=Limits(isolate=sys.argv[1]))
 print(json.dumps({"pid": bot.pid, "mark": bot.mark}), flush=True)
 time.sleep(120)

@@ -37,6 +37,7 @@ import os
 import shlex
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -394,10 +395,16 @@ def _owner_gone(name: str) -> bool:
     return proctree.start_time(owner[0]) != owner[1]
 
 
-def _remove_stale(where: Hierarchy, timeout: float = 1.0, kill: bool = True) -> list[int]:
+def _remove_stale(
+    where: Hierarchy,
+    timeout: float = 1.0,
+    kill: bool = True,
+    gone: Callable[[str], bool] = _owner_gone,
+) -> list[int]:
     """Remove ``where``'s groups of dead referees (see `remove_stale`); a group whose
     processes were just killed is retried for up to ``timeout`` seconds. Without
-    ``kill``, a group with processes in it stays as it is."""
+    ``kill``, a group with processes in it stays as it is. ``gone``: which groups
+    (by name) to remove."""
     killed: list[int] = []
     stale: list[Path] = []
     for parent in where.parents:
@@ -406,7 +413,7 @@ def _remove_stale(where: Hierarchy, timeout: float = 1.0, kill: bool = True) -> 
         except OSError:
             continue
         for name in names:
-            if not _owner_gone(name):
+            if not gone(name):
                 continue
             folder = parent / name
             inside = _procs(folder)
@@ -442,6 +449,28 @@ def remove_stale() -> list[int]:
         return []
     _retry_left()
     return _remove_stale(found)
+
+
+def remove_referee(referee: str) -> list[int]:
+    """Remove the groups of one referee known to be gone (its
+    `lightcycle.sandbox.reaper.owner_tag`), SIGKILLing what is in them: its
+    undertaker's job (`lightcycle.sandbox.undertaker`). A group holds every process of
+    its bot's start from the first shell on, those that carry no mark included
+    (bubblewrap's own).
+
+    Returns:
+        The pids killed.
+    """
+    found = hierarchy()
+    if found is None:
+        return []
+
+    def theirs(name: str) -> bool:
+        mark = name[len(PREFIX) :]
+        mark = mark[len("probe-") :] if mark.startswith("probe-") else mark
+        return mark.rsplit("-", 1)[0] == referee  # gone: its lifeline's lock is free
+
+    return _remove_stale(found, gone=theirs)
 
 
 def group_for(mark: str, memory: int | None, processes: int | None) -> BotGroup | None:

@@ -26,6 +26,10 @@ needs a shell and a ``flock`` to start.
 
 The descriptor is close-on-exec, so no bot holds the lock; a forked child closes its
 copy (`_after_fork`) and makes its own when it starts bots.
+
+The same lock wakes the referee's undertaker (`start_undertaker`,
+`lightcycle.sandbox.undertaker`) when the referee dies: it ends what no check inside a
+start can reach (a bubblewrap blocked in its set-up, an init not yet armed).
 """
 
 from __future__ import annotations
@@ -36,11 +40,14 @@ import fcntl
 import os
 import shlex
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 from pathlib import Path
 
 from lightcycle.sandbox import proctree, reaper
+from lightcycle.sandbox.limits import MARK
 
 PREFIX = "lightcycle-referee-"
 """Name prefix of each referee's lifeline folder in the temporary folder."""
@@ -50,6 +57,7 @@ INSIDE = "/run/lightcycle-lifeline"
 
 _LOCK = threading.Lock()
 _HELD: dict[int, tuple[int, Path]] = {}  # pid -> (locked descriptor, the file)
+_UNDERTAKERS: dict[int, subprocess.Popen[bytes]] = {}  # pid -> its undertaker
 
 
 def flock_path() -> str | None:
@@ -82,7 +90,33 @@ def path() -> Path | None:
             return None
         _HELD[me] = (fd, file)
         atexit.register(_remove, me)
+        undertaker = start_undertaker(file)
+        if undertaker is not None:
+            _UNDERTAKERS[me] = undertaker
         return file
+
+
+def start_undertaker(file: Path) -> subprocess.Popen[bytes] | None:
+    """This referee's undertaker (`lightcycle.sandbox.undertaker`), waiting on ``file``;
+    ``None`` where it cannot start (the next run's reaper then does its work)."""
+    flock = flock_path()
+    if flock is None:
+        return None
+    package = str(Path(__file__).resolve().parents[2])  # importable however we were
+    env = {k: v for k, v in os.environ.items() if k != MARK}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package, env.get("PYTHONPATH")) if p)
+    command = [flock, "-s", str(file), sys.executable, "-m", "lightcycle.sandbox.undertaker"]
+    try:
+        return subprocess.Popen(
+            [*command, reaper.owner_tag(), str(file)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # a terminal's Ctrl-C is the referee's, not its
+        )
+    except OSError:
+        return None
 
 
 def check_prefix(lifeline: str) -> tuple[str, ...]:
@@ -133,10 +167,16 @@ def remove_stale() -> list[Path]:
 
 
 def _remove(pid: int) -> None:
-    """At exit: remove the file and its folder (the lock goes with the process)."""
+    """At exit: end the undertaker (nothing is left to bury), then remove the file and
+    its folder (the lock goes with the process)."""
     held = _HELD.get(pid)
     if held is None or pid != os.getpid():
         return
+    undertaker = _UNDERTAKERS.pop(pid, None)
+    if undertaker is not None:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            undertaker.kill()
+            undertaker.wait(5)
     with contextlib.suppress(OSError):
         held[1].unlink()
         held[1].parent.rmdir()
@@ -151,6 +191,8 @@ def _after_fork() -> None:
             with contextlib.suppress(OSError):
                 os.close(fd)
             del _HELD[pid]
+    for pid in [p for p in _UNDERTAKERS if p != me]:
+        del _UNDERTAKERS[pid]  # the parent's, not this child's to end
 
 
 os.register_at_fork(after_in_child=_after_fork)

@@ -162,7 +162,12 @@ class BotProcess:
         return out
 
     def _start_prefix(self) -> tuple[str, ...]:
-        """`reaper.start_prefix`, joining the bot's cgroup first where it has one."""
+        """`reaper.start_prefix`, joining the bot's cgroup first where it has one.
+
+        Also makes sure this referee has its lifeline and undertaker
+        (`lightcycle.sandbox.lifeline.path`) before its first bot starts.
+        """
+        lifeline.path()
         join = self.cgroup.join_script() if self.cgroup is not None else ""
         return reaper.start_prefix(self.limits.held, join)
 

@@ -11,15 +11,16 @@ Three layers, each covering what the one before cannot:
   PID namespace that process is ``unshare`` (or bubblewrap, with ``--die-with-parent``),
   whose child is the namespace's init: its death takes every process of the namespace
   with it (that child asks for its own signal after its fork; a referee killed in
-  between is caught by `lightcycle.sandbox.lifeline`'s check). Without a namespace the bot's own children have no such signal (it is
-  cleared on ``fork``), hence
+  between is caught by `lightcycle.sandbox.lifeline`'s check). Without a namespace the
+  bot's own children have no such signal (it is cleared on ``fork``), hence
 - **the reaper**: each bot's environment carries a mark that names its referee (pid,
   start time and PID namespace, `new_mark`); `strays` finds every marked process whose
   referee is gone, and its descendants, and `lightcycle.sandbox.strays.reap_strays`,
-  called when a match, duel, grading or tournament starts, kills them. A referee that is
-  alive, this one or another, keeps its bots; so does one this process cannot judge (a
-  referee in another PID namespace, whose pids mean something else here, or an older
-  referee whose mark names nobody).
+  called when a match, duel, grading or tournament starts, kills them; each referee's
+  undertaker (`lightcycle.sandbox.undertaker`) kills its own the moment it dies. A
+  referee that is alive, this one or another, keeps its bots; so does one this process
+  cannot judge (a referee in another PID namespace, whose pids mean something else
+  here, or an older referee whose mark names nobody).
 
 A parent-death signal belongs to the *thread* that started the process, so a thread
 that starts bots (a spare pool's starter) must live as long as they do.
@@ -120,14 +121,26 @@ def _marks(variable: str) -> dict[int, str]:
     return found
 
 
-def strays() -> list[int]:
-    """Processes of bots whose referee is gone: marked ones and their descendants."""
+def strays(referee: str | None = None) -> list[int]:
+    """Processes of bots whose referee is gone: marked ones and their descendants.
+
+    Args:
+        referee: only those of this referee (its `owner_tag`), known to be gone (its
+            lifeline's lock is free: it may still be a zombie its parent has not
+            reaped), for its undertaker (`lightcycle.sandbox.undertaker`); ``None``:
+            those of every referee that is gone.
+    """
     ns = pid_namespace()
     alive: dict[tuple[int, int, int], bool] = {}
     roots: set[int] = set()
     for pid, mark in _marks(MARK).items():
+        if referee is not None and mark.rsplit("-", 1)[0] != referee:
+            continue
         owner = owner_of(mark)
         if owner is None or owner[2] != ns:  # cannot tell: left alone
+            continue
+        if referee is not None:
+            roots.add(pid)
             continue
         if owner not in alive:
             alive[owner] = proctree.start_time(owner[0]) == owner[1]
