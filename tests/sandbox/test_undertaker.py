@@ -15,7 +15,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 
 import pytest
@@ -23,6 +22,7 @@ import pytest
 from lightcycle.sandbox import lifeline, reaper, undertaker
 from lightcycle.sandbox.limits import MARK
 from tests.sandbox.lab import run_in_lab
+from tests.sandbox.test_reaper import wait_for
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only"),
@@ -42,15 +42,6 @@ time.sleep(120)
 """
 
 
-def wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return bool(condition())
-
-
 def test_the_undertaker_ends_a_sigkilled_referee_s_bot() -> None:
     run_in_lab(undertaker_buries)
 
@@ -63,7 +54,7 @@ def undertaker_buries() -> None:  # in the lab: no other reaper can do its work
         assert reaper.bots_of(ref.pid) == [bot]
         ref.send_signal(signal.SIGKILL)
         ref.wait()
-        assert wait_for(lambda: reaper.bots_of(ref.pid) == []), "the undertaker left the bot"
+        assert wait_for(lambda: reaper.bots_of(ref.pid) == [], 10.0), "the undertaker left the bot"
     finally:
         ref.kill()
         ref.wait()
