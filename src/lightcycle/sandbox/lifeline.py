@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from functools import cache
 from pathlib import Path
 
 from lightcycle.sandbox import proctree, reaper
@@ -60,9 +61,10 @@ _HELD: dict[int, tuple[int, Path]] = {}  # pid -> (locked descriptor, the file)
 _UNDERTAKERS: dict[int, subprocess.Popen[bytes]] = {}  # pid -> its undertaker
 
 
+@cache
 def flock_path() -> str | None:
     """util-linux ``flock``, followed to the program itself (only system folders are
-    bound in a sandbox), or ``None``."""
+    bound in a sandbox), or ``None``; looked up once (every bot start asks)."""
     found = shutil.which("flock")
     return None if found is None else os.path.realpath(found)
 
