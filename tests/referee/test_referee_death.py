@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from lightcycle.sandbox import reaper
+from tests.waiting import wait_for
 
 pytestmark = [
     pytest.mark.skipif(
@@ -54,15 +55,6 @@ if sys.argv[1] == "spin":
         pass
 time.sleep(600)
 """
-
-
-def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return bool(condition())
 
 
 DISPOSITIONS = """

@@ -21,6 +21,7 @@ from lightcycle.referee.players import BotSpec, ProgramPlayer, parse_bot_spec, r
 from lightcycle.rules.variants import get_ruleset
 from lightcycle.sandbox import BotProcess, Limits
 from tests.sandbox.survivors import Recorder, leftovers, zombie_children
+from tests.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = Path(__file__).parent / "bad_bots"
@@ -312,15 +313,6 @@ def _pending_output(proc: BotProcess) -> int:
     return int(struct.unpack("i", raw)[0])
 
 
-def wait_for(condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return bool(condition())
-
-
 def test_a_spare_runs_nothing_while_another_game_is_timed(
     recorder: type[Recorder], tmp_path: Path
 ) -> None:
@@ -337,7 +329,7 @@ def test_a_spare_runs_nothing_while_another_game_is_timed(
     try:
         record = _vs_wallhugger(player, TimeControl(move=0.5, first_move=1.0))
         assert record.seats[0].verdict.kind == "timeout"
-        assert wait_for(lambda: len(recorder.started) == 2)
+        assert wait_for(lambda: len(recorder.started) == 2, 10.0)
         spare = recorder.started[1]
         marker.unlink()
         time.sleep(0.5)
@@ -368,11 +360,11 @@ def test_what_a_process_did_before_its_game_is_judged_in_it(
     player = ProgramPlayer(program(bot), Limits(), None, spares=1)
     try:
         _vs_wallhugger(player, CONTROL)  # a cold start; its spare starts meanwhile
-        assert wait_for(lambda: len(recorder.started) == 2)
+        assert wait_for(lambda: len(recorder.started) == 2, 10.0)
         spare = recorder.started[1]
-        assert wait_for(lambda: spare.poll() is not None or _pending_output(spare) > 0)
+        assert wait_for(lambda: spare.poll() is not None or _pending_output(spare) > 0, 10.0)
         if code is not WRITES_AHEAD:
-            assert wait_for(lambda: spare.poll() is not None)
+            assert wait_for(lambda: spare.poll() is not None, 10.0)
         record = _vs_wallhugger(player, CONTROL)
         assert player.pool is not None and player.pool.from_spares == 1
     finally:

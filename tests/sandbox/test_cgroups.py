@@ -16,7 +16,6 @@ import sys
 import textwrap
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from lightcycle.sandbox import BotProcess, Limits, cgroups, proctree, reaper
 from lightcycle.sandbox.strays import reap_strays
 from tests.sandbox.lab import run_in_lab
 from tests.sandbox.survivors import full_unavailable, leftovers
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="cgroups are Linux only"
@@ -79,15 +79,6 @@ def need_cgroups() -> None:
     on, why = cgroups.status()
     if not on:
         pytest.skip(f"no usable cgroup here: {why}")
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
 
 
 def read_line(proc: BotProcess, timeout: float = 15.0) -> str:

@@ -11,6 +11,7 @@ import pytest
 
 from lightcycle.sandbox import BotProcess, Limits, SandboxError, SparePool, proctree
 from tests.sandbox.survivors import leftovers, zombie_children
+from tests.waiting import wait_for
 
 PY = sys.executable
 ECHO = [PY, "-c", "import sys\nfor line in sys.stdin: print(line.strip(), flush=True)"]
@@ -27,15 +28,6 @@ def recording(
         return proc
 
     return start, made
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return condition()
 
 
 def read_line(proc: BotProcess, timeout: float = 5.0) -> bytes:

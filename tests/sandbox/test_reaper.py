@@ -20,7 +20,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -28,6 +28,7 @@ from lightcycle.sandbox import BotProcess, Limits, proctree, reaper
 from lightcycle.sandbox.process import MARK, pidns_prefix
 from lightcycle.sandbox.strays import reap_strays
 from tests.sandbox.lab import run_in_lab
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="the reaper reads /proc (Linux only)"
@@ -55,15 +56,6 @@ bot = BotProcess([sys.executable, "-c", sys.argv[3]], limits=Limits(isolate=sys.
 print(json.dumps({"pid": bot.pid, "mark": bot.mark}), flush=True)
 time.sleep(120)
 """
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
 
 
 @contextlib.contextmanager

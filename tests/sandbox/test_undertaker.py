@@ -22,7 +22,7 @@ import pytest
 from lightcycle.sandbox import lifeline, reaper, undertaker
 from lightcycle.sandbox.limits import MARK
 from tests.sandbox.lab import run_in_lab
-from tests.sandbox.test_reaper import wait_for
+from tests.waiting import wait_for
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only"),
