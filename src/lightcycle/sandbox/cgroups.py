@@ -385,11 +385,15 @@ def _retry_left() -> None:
     # a group failing again was appended again: tried next time
 
 
-def _owner_gone(name: str) -> bool:
-    """Whether the referee named by group ``name`` (``bot-MARK``) is gone for sure."""
+def _mark_of(name: str) -> str:
+    """The bot's mark in group ``name`` (``bot-MARK`` or ``bot-probe-MARK``)."""
     mark = name[len(PREFIX) :]
-    mark = mark[len("probe-") :] if mark.startswith("probe-") else mark
-    owner = reaper.owner_of(mark)
+    return mark[len("probe-") :] if mark.startswith("probe-") else mark
+
+
+def _owner_gone(name: str) -> bool:
+    """Whether the referee named by group ``name`` is gone for sure."""
+    owner = reaper.owner_of(_mark_of(name))
     if owner is None or owner[2] != reaper.pid_namespace():
         return False  # cannot judge: left alone
     return proctree.start_time(owner[0]) != owner[1]
@@ -466,9 +470,7 @@ def remove_referee(referee: str) -> list[int]:
         return []
 
     def theirs(name: str) -> bool:
-        mark = name[len(PREFIX) :]
-        mark = mark[len("probe-") :] if mark.startswith("probe-") else mark
-        return mark.rsplit("-", 1)[0] == referee  # gone: its lifeline's lock is free
+        return reaper.tag_of(_mark_of(name)) == referee  # gone: its lifeline's lock is free
 
     return _remove_stale(found, gone=theirs)
 

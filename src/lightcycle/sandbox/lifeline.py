@@ -156,8 +156,7 @@ def remove_stale() -> list[Path]:
     base = Path(tempfile.gettempdir())
     with contextlib.suppress(OSError):
         for top in base.glob(f"{PREFIX}*"):
-            tag = top.name[len(PREFIX) :].rsplit("-", 1)[0]
-            owner = reaper.owner_of(f"{tag}-x")
+            owner = reaper.owner_of(top.name[len(PREFIX) :])  # TAG-RANDOM: a mark's shape
             if owner is None or owner[2] != reaper.pid_namespace():
                 continue
             if top.lstat().st_uid != os.geteuid() or not top.is_dir() or top.is_symlink():

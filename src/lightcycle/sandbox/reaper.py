@@ -77,6 +77,12 @@ def new_mark() -> str:
     return f"{owner_tag()}-{uuid.uuid4().hex}"
 
 
+def tag_of(mark: str) -> str:
+    """The referee's `owner_tag` a mark begins with (also a name made the same way,
+    ``TAG-UNIQUE``: a bot's cgroup, a referee's lifeline folder)."""
+    return mark.rsplit("-", 1)[0]
+
+
 def owner_of(mark: str) -> tuple[int, int, int] | None:
     """The referee's (pid, start time, PID namespace) a mark names, or ``None`` for a
     mark without them (written by an older referee)."""
@@ -134,7 +140,7 @@ def strays(referee: str | None = None) -> list[int]:
     alive: dict[tuple[int, int, int], bool] = {}
     roots: set[int] = set()
     for pid, mark in _marks(MARK).items():
-        if referee is not None and mark.rsplit("-", 1)[0] != referee:
+        if referee is not None and tag_of(mark) != referee:
             continue
         owner = owner_of(mark)
         if owner is None or owner[2] != ns:  # cannot tell: left alone

@@ -40,7 +40,8 @@ def bury(referee: str, file: Path | None = None) -> list[int]:
     """Kill what dead referee ``referee`` (its `reaper.owner_tag`) left; the pids killed.
 
     Args:
-        referee: the referee's tag; a live referee's processes are never touched.
+        referee: the referee's tag, known to be gone (its lifeline's lock is free):
+            its marked processes are killed without asking whether it lives.
         file: its lifeline, removed with its folder once nobody holds it.
     """
     found = reaper.strays(referee)
